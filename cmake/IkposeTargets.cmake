@@ -1,0 +1,75 @@
+# Helpers that give every ikpose target the same warnings and enforce the layer rules of
+# DESIGN.md: a library listing FORBID patterns fails to build when one of its sources
+# includes a header of a layer it must not use.
+
+set(IKPOSE_WARNINGS -Wall -Wextra -Wshadow)
+
+function(ikpose_warnings target)
+  target_compile_options(${target} PRIVATE ${IKPOSE_WARNINGS})
+  if(IKPOSE_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# ikpose_layer(<target> FORBID <regex>...)
+# Scans the target's own sources before compiling; an #include matching a FORBID regex is a
+# build error naming the file, the line and the rule.
+function(ikpose_layer target)
+  cmake_parse_arguments(ARG "" "" "FORBID" ${ARGN})
+  get_target_property(sources ${target} SOURCES)
+  get_target_property(source_dir ${target} SOURCE_DIR)
+  set(files "")
+  foreach(s IN LISTS sources)
+    cmake_path(ABSOLUTE_PATH s BASE_DIRECTORY ${source_dir} OUTPUT_VARIABLE abs)
+    list(APPEND files ${abs})
+  endforeach()
+  file(GLOB headers ${source_dir}/*.h)
+  list(APPEND files ${headers})
+  list(REMOVE_DUPLICATES files)
+  set(stamp ${CMAKE_CURRENT_BINARY_DIR}/${target}.layer.stamp)
+  string(REPLACE ";" "@@" forbid "${ARG_FORBID}")
+  string(REPLACE ";" "@@" filelist "${files}")
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} "-DFILES=${filelist}" "-DFORBID=${forbid}" "-DLAYER=${target}"
+            -DSTAMP=${stamp} -P ${PROJECT_SOURCE_DIR}/cmake/CheckLayer.cmake
+    DEPENDS ${files} ${PROJECT_SOURCE_DIR}/cmake/CheckLayer.cmake
+    COMMENT "Checking the layer rules of ${target}"
+    VERBATIM)
+  add_custom_target(${target}_layer_check DEPENDS ${stamp})
+  add_dependencies(${target} ${target}_layer_check)
+endfunction()
+
+# ikpose_library(<name> SOURCES ... [DEPS ...] [PRIVATE_DEPS ...] [FORBID ...])
+function(ikpose_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS;FORBID" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  ikpose_warnings(${name})
+  if(ARG_FORBID)
+    ikpose_layer(${name} FORBID ${ARG_FORBID})
+  endif()
+endfunction()
+
+# ikpose_test(<name> SOURCES ... LIBS ... [LABELS ...])
+function(ikpose_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${name} PRIVATE
+    IKPOSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    IKPOSE_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  ikpose_warnings(${name})
+  if(NOT ARG_LABELS)
+    set(ARG_LABELS unit)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+endfunction()
+
+# Headers of each outside layer, as include regexes.
+set(IKPOSE_INC_GL "#include *[<\"](glad/|GL/|GLES|EGL/)")
+set(IKPOSE_INC_SDL "#include *[<\"](SDL2?/|SDL[_.a-z]*\\.h)")
+set(IKPOSE_INC_IMGUI "#include *[<\"](imgui/|imgui[_a-z]*\\.h|backends/)")
+set(IKPOSE_INC_ASSIMP "#include *[<\"]assimp/")
+set(IKPOSE_INC_JSON "#include *[<\"]nlohmann/")
