@@ -1,0 +1,71 @@
+// `ikpose render` draws the viewer's frame headlessly (SDL offscreen driver, EGL) into a PNG.
+#include <gtest/gtest.h>
+
+#include <stb_image.h>
+
+#include <filesystem>
+#include <memory>
+
+#include "run_program.h"
+
+namespace ikpose::test {
+namespace {
+
+struct Image {
+  int width = 0;
+  int height = 0;
+  std::unique_ptr<unsigned char, void (*)(void*)> pixels{nullptr, stbi_image_free};
+  const unsigned char* at(int x, int y) const {
+    return pixels.get() + (static_cast<std::size_t>(y) * width + x) * 4;
+  }
+};
+
+Image LoadPng(const std::string& path) {
+  Image image;
+  int channels = 0;
+  image.pixels.reset(stbi_load(path.c_str(), &image.width, &image.height, &channels, 4));
+  return image;
+}
+
+TEST(Render, WritesPngOfRequestedSize) {
+  const std::string dir = MakeTempDir();
+  const std::string png = dir + "/frame.png";
+  const ProgramResult r = RunIkpose({"render", "--out", png, "--size", "320x240"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Image image = LoadPng(png);
+  ASSERT_NE(image.pixels, nullptr);
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 240);
+  // The bottom-right corner is the viewer's background: opaque and not black.
+  const unsigned char* corner = image.at(310, 230);
+  EXPECT_EQ(corner[3], 255);
+  EXPECT_GT(corner[0] + corner[1] + corner[2], 60);
+  // No temporary file left beside the image.
+  EXPECT_FALSE(std::filesystem::exists(png + ".tmp"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Render, DrawsThePanelTopLeft) {
+  const std::string dir = MakeTempDir();
+  const std::string png = dir + "/frame.png";
+  ASSERT_EQ(RunIkpose({"render", "--out", png, "--size", "640x480"}).exit_code, 0);
+  const Image image = LoadPng(png);
+  ASSERT_NE(image.pixels, nullptr);
+  // ImGui's title bar sits at the panel's top edge: a blue-ish band unlike the background.
+  const unsigned char* title = image.at(100, 18);
+  const unsigned char* background = image.at(630, 470);
+  EXPECT_GT(title[2], title[0] + 30) << "title bar should be blue";
+  EXPECT_NE(title[2], background[2]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Render, UnwritableOutputIsOneLineErrorAndNoFile) {
+  const std::string png = "/nonexistent-folder/frame.png";
+  const ProgramResult r = RunIkpose({"render", "--out", png, "--size", "64x64"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("ikpose: error: ", 0), 0u) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(png));
+}
+
+}  // namespace
+}  // namespace ikpose::test
