@@ -57,9 +57,9 @@ function(ikpose_library name)
   endif()
 endfunction()
 
-# ikpose_test(<name> SOURCES ... LIBS ... [LABELS ...])
+# ikpose_test(<name> SOURCES ... LIBS ... [LABELS ...] [ENVIRONMENT NAME=value ...])
 function(ikpose_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS;ENVIRONMENT" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   target_compile_definitions(${name} PRIVATE
@@ -69,7 +69,11 @@ function(ikpose_test name)
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
   endif()
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+  set(props LABELS "${ARG_LABELS}")
+  if(ARG_ENVIRONMENT)
+    list(APPEND props ENVIRONMENT "${ARG_ENVIRONMENT}")
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${props})
 endfunction()
 
 # Headers of each outside layer, as include regexes.
@@ -78,3 +82,8 @@ set(IKPOSE_INC_SDL "#include *[<\"](SDL2?/|SDL[_.a-z]*\\.h)")
 set(IKPOSE_INC_IMGUI "#include *[<\"](imgui/|imgui[_a-z]*\\.h|backends/)")
 set(IKPOSE_INC_ASSIMP "#include *[<\"]assimp/")
 set(IKPOSE_INC_JSON "#include *[<\"]nlohmann/")
+
+# Programs that open a GL context: Mesa dlcloses its driver before exit, so LeakSanitizer sees
+# the driver's allocations from an "<unknown module>" that no suppression can name. Those runs
+# keep every address and UB check but skip the leak report; leak checks stay on everywhere else.
+set(IKPOSE_GL_TEST_ENV "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
