@@ -42,8 +42,7 @@ class DebugDraw {
   }
 
   // Three great circles: reads as a sphere from any side.
-  void Sphere(const glm::vec3& center_ms, float radius, const glm::vec4& color,
-              int segments = 24) {
+  void Sphere(const glm::vec3& center_ms, float radius, const glm::vec4& color, int segments = 24) {
     Circle(center_ms, {1, 0, 0}, radius, color, segments);
     Circle(center_ms, {0, 1, 0}, radius, color, segments);
     Circle(center_ms, {0, 0, 1}, radius, color, segments);

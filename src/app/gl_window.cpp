@@ -52,6 +52,8 @@ void GlWindow::DrawableSize(int* width, int* height) const {
   SDL_GL_GetDrawableSize(window_, width, height);
 }
 
-void GlWindow::Swap() const { SDL_GL_SwapWindow(window_); }
+void GlWindow::Swap() const {
+  SDL_GL_SwapWindow(window_);
+}
 
 }  // namespace ikpose::app

@@ -24,6 +24,8 @@ fs::path DataDir() {
   return IKPOSE_SOURCE_DIR;
 }
 
-fs::path DefaultModelPath() { return DataDir() / "assets" / "character.glb"; }
+fs::path DefaultModelPath() {
+  return DataDir() / "assets" / "character.glb";
+}
 
 }  // namespace ikpose::app

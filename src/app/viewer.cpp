@@ -1,10 +1,10 @@
 #include "app/viewer.h"
 
 #include <SDL.h>
-#include <glad/gl.h>
-#include <imgui.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <backends/imgui_impl_sdl.h>
+#include <glad/gl.h>
+#include <imgui.h>
 
 #include <chrono>
 #include <iostream>

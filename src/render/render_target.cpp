@@ -7,7 +7,9 @@
 
 namespace ikpose::render {
 
-RenderTarget::~RenderTarget() { Release(); }
+RenderTarget::~RenderTarget() {
+  Release();
+}
 
 void RenderTarget::Release() {
   if (msaa_fbo_ != 0) glDeleteFramebuffers(1, &msaa_fbo_);
@@ -35,8 +37,7 @@ void RenderTarget::Resize(int width, int height, int samples) {
   glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples_, GL_RGBA8, width_, height_);
   glGenRenderbuffers(1, &msaa_depth_);
   glBindRenderbuffer(GL_RENDERBUFFER, msaa_depth_);
-  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples_, GL_DEPTH24_STENCIL8, width_,
-                                   height_);
+  glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples_, GL_DEPTH24_STENCIL8, width_, height_);
   glGenFramebuffers(1, &msaa_fbo_);
   glBindFramebuffer(GL_FRAMEBUFFER, msaa_fbo_);
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, msaa_color_);
@@ -45,8 +46,7 @@ void RenderTarget::Resize(int width, int height, int samples) {
 
   glGenTextures(1, &resolve_color_);
   glBindTexture(GL_TEXTURE_2D, resolve_color_);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width_, height_, 0, GL_RGBA, GL_UNSIGNED_BYTE,
-               nullptr);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width_, height_, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glGenFramebuffers(1, &resolve_fbo_);
@@ -63,16 +63,15 @@ void RenderTarget::Bind() const {
 void RenderTarget::Resolve() const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, msaa_fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, resolve_fbo_);
-  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT,
-                    GL_NEAREST);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, width_, height_, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
 void RenderTarget::BlitToScreen(int screen_width, int screen_height) const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, resolve_fbo_);
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-  glBlitFramebuffer(0, 0, width_, height_, 0, 0, screen_width, screen_height,
-                    GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBlitFramebuffer(0, 0, width_, height_, 0, 0, screen_width, screen_height, GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 

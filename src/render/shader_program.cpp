@@ -79,8 +79,8 @@ bool ShaderProgram::Load(const std::filesystem::path& vertex_file,
   if (!ok) {
     char log[2048] = {};
     glGetProgramInfoLog(program, sizeof(log), nullptr, log);
-    *error = vertex_file.filename().string() + " + " + fragment_file.filename().string() +
-             ": " + FirstLine(log);
+    *error = vertex_file.filename().string() + " + " + fragment_file.filename().string() + ": " +
+             FirstLine(log);
     glDeleteProgram(program);
     return false;
   }
@@ -89,9 +89,13 @@ bool ShaderProgram::Load(const std::filesystem::path& vertex_file,
   return true;
 }
 
-void ShaderProgram::Use() const { glUseProgram(program_); }
+void ShaderProgram::Use() const {
+  glUseProgram(program_);
+}
 
-int ShaderProgram::Uniform(const char* name) const { return glGetUniformLocation(program_, name); }
+int ShaderProgram::Uniform(const char* name) const {
+  return glGetUniformLocation(program_, name);
+}
 
 void ShaderProgram::Set(const char* name, const glm::mat4& value) const {
   glUniformMatrix4fv(Uniform(name), 1, GL_FALSE, glm::value_ptr(value));
@@ -102,6 +106,8 @@ void ShaderProgram::Set(const char* name, const glm::vec3& value) const {
 void ShaderProgram::Set(const char* name, const glm::vec4& value) const {
   glUniform4fv(Uniform(name), 1, glm::value_ptr(value));
 }
-void ShaderProgram::Set(const char* name, int value) const { glUniform1i(Uniform(name), value); }
+void ShaderProgram::Set(const char* name, int value) const {
+  glUniform1i(Uniform(name), value);
+}
 
 }  // namespace ikpose::render

@@ -1,0 +1,50 @@
+// The viewer's camera: orbits a point of interest at a distance, with yaw and pitch in
+// degrees (yaw 0 looks along -Z at the model's front, which faces +Z in glTF), pans in the view
+// plane, zooms by scaling the distance. Frame() fits a bounding sphere whatever its size, so
+// centimetre and metre rigs open the same way.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace ikpose::app {
+
+struct Ray {
+  glm::vec3 origin_ms;
+  glm::vec3 direction_ms;  // unit length
+};
+
+class OrbitCamera {
+ public:
+  float yaw_deg = 0.0f;
+  float pitch_deg = 10.0f;
+  float distance = 3.0f;
+  glm::vec3 focus_ms{0.0f, 0.9f, 0.0f};
+  float fov_y_deg = 40.0f;
+
+  void Frame(const glm::vec3& center_ms, float radius);
+  void Orbit(float dx_deg, float dy_deg);
+  // Moves the focus by a fraction of the view's width/height.
+  void Pan(float dx_fraction, float dy_fraction);
+  void Zoom(float factor);
+
+  glm::vec3 Eye() const;
+  glm::mat4 View() const;
+  glm::mat4 Projection(float aspect) const;
+  // The ray under a pixel; (0, 0) is the top-left corner.
+  Ray PixelRay(float x, float y, float width, float height) const;
+  // Where a model-space point lands in pixels (top-left origin); z is NDC depth.
+  glm::vec3 Project(const glm::vec3& point_ms, float width, float height) const;
+
+ private:
+  float NearPlane() const { return distance * 0.01f; }
+  float FarPlane() const { return distance * 100.0f; }
+  glm::vec3 Forward() const;
+};
+
+// Distance along `ray` to the sphere, or a negative number when it misses.
+float RaySphere(const Ray& ray, const glm::vec3& center_ms, float radius);
+// Where `ray` meets the plane through `point_ms` with normal `normal_ms`; false if parallel.
+bool RayPlane(const Ray& ray, const glm::vec3& point_ms, const glm::vec3& normal_ms,
+              glm::vec3* hit_ms);
+
+}  // namespace ikpose::app

@@ -1,0 +1,55 @@
+#include "scene/ladder.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "anim/debug_draw.h"
+
+namespace ikpose::scene {
+
+bool Ladder::Valid() const {
+  return rung_spacing > 0.0f && rung_count > 0 && rail_width > 0.0f && rung_radius >= 0.0f &&
+         std::isfinite(base_ms.x) && std::isfinite(base_ms.y) && std::isfinite(base_ms.z);
+}
+
+glm::vec3 Ladder::RungCenter(int rung) const {
+  return base_ms +
+         glm::vec3(0.0f, first_rung_height + static_cast<float>(rung) * rung_spacing, 0.0f);
+}
+
+int Ladder::NearestRung(const glm::vec3& point_ms) const {
+  const float above = point_ms.y - (base_ms.y + first_rung_height);
+  const int rung = static_cast<int>(std::lround(above / rung_spacing));
+  return std::clamp(rung, 0, rung_count - 1);
+}
+
+glm::vec3 Ladder::GripPoint(int rung, const glm::vec3& near_ms) const {
+  glm::vec3 p = RungCenter(rung);
+  const float half = 0.5f * rail_width - rung_radius;
+  p.x = std::clamp(near_ms.x, base_ms.x - half, base_ms.x + half);
+  return p;
+}
+
+glm::vec3 Ladder::RestPoint(int rung, const glm::vec3& near_ms) const {
+  return GripPoint(rung, near_ms) + glm::vec3(0.0f, rung_radius, 0.0f);
+}
+
+void Ladder::Draw(anim::DebugDraw& draw) const {
+  const glm::vec4 wood(0.80f, 0.62f, 0.38f, 1.0f);
+  const float top =
+      first_rung_height + static_cast<float>(rung_count - 1) * rung_spacing + 0.5f * rung_spacing;
+  for (float side : {-0.5f, 0.5f}) {
+    const glm::vec3 foot = base_ms + glm::vec3(side * rail_width, 0.0f, 0.0f);
+    draw.Line(foot, foot + glm::vec3(0.0f, top, 0.0f), wood);
+  }
+  for (int i = 0; i < rung_count; ++i) {
+    const glm::vec3 c = RungCenter(i);
+    const glm::vec3 half(0.5f * rail_width, 0.0f, 0.0f);
+    // Two lines a rung's diameter apart read as a round bar from any angle.
+    for (float dy : {-rung_radius, rung_radius}) {
+      draw.Line(c - half + glm::vec3(0, dy, 0), c + half + glm::vec3(0, dy, 0), wood);
+    }
+  }
+}
+
+}  // namespace ikpose::scene

@@ -1,0 +1,35 @@
+// A ladder prop for the game developer's case: hands on rungs, feet on rungs. The ladder
+// stands on the floor with its rungs along the model's X axis; rung i is at height
+// first_rung_height + i * rung_spacing above `base_ms`. Hands grip the rung's axis, feet rest
+// on the rung's top.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace ikpose::anim {
+class DebugDraw;
+}
+
+namespace ikpose::scene {
+
+struct Ladder {
+  glm::vec3 base_ms{0.0f, 0.0f, 0.35f};  // floor point midway between the rails
+  float rung_spacing = 0.30f;
+  int rung_count = 12;
+  float rail_width = 0.50f;  // distance between the rails
+  float rung_radius = 0.02f;
+  float first_rung_height = 0.25f;
+
+  bool Valid() const;
+  glm::vec3 RungCenter(int rung) const;
+  // The rung whose axis is closest in height to `point_ms`, clamped to the ladder.
+  int NearestRung(const glm::vec3& point_ms) const;
+  // A point on rung `rung`'s axis at the X of `near_ms`, kept between the rails.
+  glm::vec3 GripPoint(int rung, const glm::vec3& near_ms) const;
+  // The top of rung `rung` at the X of `near_ms`, kept between the rails.
+  glm::vec3 RestPoint(int rung, const glm::vec3& near_ms) const;
+  // Rails and rungs as lines.
+  void Draw(anim::DebugDraw& draw) const;
+};
+
+}  // namespace ikpose::scene
