@@ -1,0 +1,38 @@
+#include "anim/model.h"
+
+#include "anim/skinning.h"
+
+namespace ikpose::anim {
+
+int FindClip(const Model& model, const std::string& name) {
+  const int n = static_cast<int>(model.clips.size());
+  for (int i = 0; i < n; ++i) {
+    if (model.clips[i].name == name) return i;
+  }
+  if (name.empty() && n == 1) return 0;
+  for (int i = 0; i < n; ++i) {
+    if (model.clips[i].name.empty() && name == std::to_string(i)) return i;
+  }
+  return -1;
+}
+
+Bounds ComputeBounds(const Model& model, const Pose& pose) {
+  Bounds bounds;
+  const auto add = [&bounds](const glm::vec3& p) {
+    if (bounds.empty()) {
+      bounds.min = bounds.max = p;
+    } else {
+      bounds.min = glm::min(bounds.min, p);
+      bounds.max = glm::max(bounds.max, p);
+    }
+  };
+  for (int m = 0; m < static_cast<int>(model.meshes.size()); ++m) {
+    for (const glm::vec3& p : SkinnedPositions(model, m, pose)) add(p);
+  }
+  if (bounds.empty()) {
+    for (int b = 0; b < model.skeleton.size(); ++b) add(PositionMs(pose, b));
+  }
+  return bounds;
+}
+
+}  // namespace ikpose::anim

@@ -1,0 +1,96 @@
+// Model: everything a loaded character holds, as plain structs the renderer uploads as-is.
+//
+// What: the skeleton, skins, meshes, materials, textures and clips of one file.
+// Why: the importer (src/asset) fills these; the renderer, the solver and the command line read
+// them without knowing about the file format.
+// How meshes are skinned (CPU: anim/skinning.h, GPU: the same formula):
+//   palette = BuildPalette(model.skins[mesh.skin], pose.models_ms)   // model * inverse bind
+//   position_ms = sum_i weights[v][i] * palette[joints[v][i]] * vec4(positions_bs[v], 1)
+// Every mesh has a skin, so one shader path draws them all:
+//   - a skinned mesh keeps the file's bind-space vertices and its skin (the glTF rule: the
+//     transform of the node that holds a skinned mesh does not apply on top of skinning);
+//   - a rigid mesh (no weights; e.g. a prop parented to a hand bone, or any mesh of a file with
+//     no skin) gets a one-joint skin: joint = `follow_bone` (the node holding the mesh, which
+//     follows its parent bones), inverse bind = inverse of that node's rest model matrix, and
+//     its vertices are stored in bind space = model space at rest (`bind_ms` * file vertices).
+// Joint indices are indices into the mesh's skin joint list (skin.joints maps them to
+// skeleton bones), at most 4 per vertex with weights summing to 1; unused slots have weight 0
+// and index 0.
+// Limits: triangles only (points and lines are dropped); one UV set; no morph targets.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/clip.h"
+#include "anim/skeleton.h"
+
+namespace ikpose::anim {
+
+// A texture either embedded in the file or referenced by path.
+struct Texture {
+  std::string name;
+  std::string path;                   // external image file (absolute or relative to the
+                                      // working directory); empty when embedded
+  std::vector<std::uint8_t> encoded;  // embedded compressed image (PNG, JPEG...), as in the file
+  std::string format_hint;            // "png", "jpg"... for `encoded`, from the file
+  int width = 0;                      // for `rgba8` only
+  int height = 0;
+  std::vector<std::uint8_t> rgba8;  // embedded uncompressed texels (rare), row-major RGBA
+};
+
+struct Material {
+  std::string name;
+  glm::vec4 base_color{1.f};    // linear RGBA factor (glTF baseColorFactor, else diffuse)
+  int base_color_texture = -1;  // index into Model::textures, -1 for none
+  bool double_sided = false;
+};
+
+struct Mesh {
+  std::string name;
+  int node = -1;           // skeleton index of the node that holds the mesh
+  int skin = -1;           // index into Model::skins (always set for a loaded model)
+  bool skinned = false;    // true: weights from the file; false: rigid, follows `follow_bone`
+  int follow_bone = -1;    // rigid meshes: the bone whose model matrix moves them (= node)
+  glm::mat4 bind_ms{1.f};  // rigid meshes: the node's rest model matrix baked into positions_bs
+  int material = -1;       // index into Model::materials, -1 for a default material
+  std::vector<glm::vec3> positions_bs;  // bind space
+  std::vector<glm::vec3> normals_bs;    // bind space, unit (empty if the file had none)
+  std::vector<glm::vec2> uvs;           // first UV set, OpenGL convention (v up); may be empty
+  std::vector<glm::uvec4> joints;       // per vertex: indices into skins[skin].joints
+  std::vector<glm::vec4> weights;       // per vertex: sum 1
+  std::vector<std::uint32_t> indices;   // triangles, counter-clockwise front faces
+  int vertex_count() const { return static_cast<int>(positions_bs.size()); }
+  int triangle_count() const { return static_cast<int>(indices.size() / 3); }
+};
+
+struct Model {
+  std::string source;  // the file it came from
+  std::string format;  // file extension, lower case ("glb", "fbx"...)
+  Skeleton skeleton;
+  std::vector<Skin> skins;
+  std::vector<Mesh> meshes;
+  std::vector<Material> materials;
+  std::vector<Texture> textures;
+  std::vector<Clip> clips;
+  std::vector<std::string> warnings;  // from loading and the rig checks, one line each
+  bool has_file_skin = false;         // false: a static model (every mesh rigid)
+};
+
+// Index of the clip called `name`, -1 if none. An unnamed clip also answers to "0", "1"...
+// (its index) and to "" when it is the only clip.
+int FindClip(const Model& model, const std::string& name);
+
+// Axis-aligned box of all mesh vertices skinned by `pose` (or of the joints, when there are
+// no meshes). min > max when the model is empty.
+struct Bounds {
+  glm::vec3 min{1.f};
+  glm::vec3 max{-1.f};
+  bool empty() const { return min.x > max.x; }
+};
+Bounds ComputeBounds(const Model& model, const Pose& pose);
+
+}  // namespace ikpose::anim
