@@ -58,14 +58,12 @@ bool IsInvertible(const Affine& x) {
   const glm::vec3& c0 = x.linear[0];
   const glm::vec3& c1 = x.linear[1];
   const glm::vec3& c2 = x.linear[2];
-  const float scale = glm::length(c0) * glm::length(c1) * glm::length(c2);
+  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
   const float det = glm::dot(c0, glm::cross(c1, c2));
-  if (!std::isfinite(scale) || !std::isfinite(det) || !std::isfinite(x.translation.x) ||
-      !std::isfinite(x.translation.y) || !std::isfinite(x.translation.z)) {
-    return false;
-  }
+  const float tsum = x.translation.x + x.translation.y + x.translation.z;
+  if (!std::isfinite(size2) || !std::isfinite(det) || !std::isfinite(tsum)) return false;
   // |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
-  return scale > 0.f && std::abs(det) > 1e-6f * scale;
+  return size2 > 0.f && det * det > 1e-12f * size2;
 }
 
 glm::quat RotationOf(const glm::mat3& linear) {

@@ -1,11 +1,89 @@
 #include "ik/two_bone_batch.h"
 
+#include "ik/two_bone_core.h"
+
 namespace ikpose::ik {
 
-ChainSolution SolveChain(const glm::vec3&, const glm::vec3&, const glm::vec3&, const glm::vec3&) {
-  return {};
+ChainSolution SolveChain(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                         const glm::vec3& t) {
+  const detail::DefaultSolve s = detail::SolveDefault(a, b, c, t);
+  ChainSolution out;
+  out.valid = s.valid;
+  if (!s.valid) {
+    out.knee = b;
+    out.foot = c;
+    return out;
+  }
+  out.reach = static_cast<Reach>(s.reach);
+  out.knee = s.knee;
+  out.foot = s.foot;
+  out.hip_rotation = s.hip_rotation;
+  out.knee_rotation = s.knee_rotation;
+  return out;
 }
 
-void SolveChainBatch(const ChainBatchInput&, const ChainBatchOutput&, std::size_t) {}
+namespace {
+
+// The loop body for chains [begin, end); kWithReach says whether reach is written (two
+// instantiations, so the loop itself has no branch).
+template <bool kWithReach>
+IKPOSE_KERNEL void BatchLoop(const ChainBatchInput& in, const ChainBatchOutput& out,
+                             std::size_t count) {
+  const ConstPoints3 a = in.hip;
+  const ConstPoints3 b = in.knee;
+  const ConstPoints3 c = in.foot;
+  const ConstPoints3 t = in.target;
+  const Points3 kn = out.knee;
+  const Points3 ft = out.foot;
+  const Quats q1 = out.hip_rotation;
+  const Quats q2 = out.knee_rotation;
+  std::uint8_t* const reach = out.reach;
+#pragma GCC ivdep
+  for (std::size_t i = 0; i < count; ++i) {
+    const glm::vec3 pa(a.x[i], a.y[i], a.z[i]);
+    const glm::vec3 pb(b.x[i], b.y[i], b.z[i]);
+    const glm::vec3 pc(c.x[i], c.y[i], c.z[i]);
+    const glm::vec3 pt(t.x[i], t.y[i], t.z[i]);
+    const detail::DefaultSolve s = detail::SolveDefault(pa, pb, pc, pt);
+    // Invalid chains keep their pose.
+    const glm::vec3 knee = detail::Select(s.valid, s.knee, pb);
+    const glm::vec3 foot = detail::Select(s.valid, s.foot, pc);
+    const glm::quat identity(1.f, 0.f, 0.f, 0.f);
+    const glm::quat hip_q = detail::Select(s.valid, s.hip_rotation, identity);
+    const glm::quat knee_q = detail::Select(s.valid, s.knee_rotation, identity);
+    kn.x[i] = knee.x;
+    kn.y[i] = knee.y;
+    kn.z[i] = knee.z;
+    ft.x[i] = foot.x;
+    ft.y[i] = foot.y;
+    ft.z[i] = foot.z;
+    q1.x[i] = hip_q.x;
+    q1.y[i] = hip_q.y;
+    q1.z[i] = hip_q.z;
+    q1.w[i] = hip_q.w;
+    q2.x[i] = knee_q.x;
+    q2.y[i] = knee_q.y;
+    q2.z[i] = knee_q.z;
+    q2.w[i] = knee_q.w;
+    if constexpr (kWithReach) {
+      reach[i] = s.valid ? static_cast<std::uint8_t>(s.reach) : kBatchInvalid;
+    }
+  }
+}
+
+}  // namespace
+
+// Compiled for the x86-64 baseline (SSE2, 4 lanes) and for AVX2 (8 lanes); the loader picks
+// the clone for the running CPU. Every branch of the kernel is a select.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
+  if (out.reach != nullptr) {
+    BatchLoop<true>(in, out, count);
+  } else {
+    BatchLoop<false>(in, out, count);
+  }
+}
 
 }  // namespace ikpose::ik

@@ -1,13 +1,221 @@
 #include "ik/two_bone_job.h"
 
-namespace ikpose::ik {
+#include <cmath>
 
-InputError TwoBoneJob::Validate() const {
-  return InputError::kNonFinite;
+#include "ik/two_bone_core.h"
+
+namespace ikpose::ik {
+namespace {
+
+bool Finite(float x) {
+  return std::isfinite(x);
+}
+bool Finite(const glm::vec3& v) {
+  return Finite(v.x) && Finite(v.y) && Finite(v.z);
+}
+bool Finite(const glm::quat& q) {
+  return Finite(q.x) && Finite(q.y) && Finite(q.z) && Finite(q.w);
+}
+bool Finite(const LocalTransform& x) {
+  return Finite(x.translation) && Finite(x.rotation) && Finite(x.scale);
+}
+bool Finite(const glm::mat4& m) {
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      if (!Finite(m[i][j])) return false;
+    }
+  }
+  return true;
 }
 
-bool TwoBoneJob::Run(TwoBoneOutput*, TwoBoneReport*) const {
-  return false;
+// |q| within 1% of 1; returns q normalised through *out.
+bool UnitEnough(const glm::quat& q, glm::quat* out) {
+  const float n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  if (!(n2 > 0.98f && n2 < 1.02f)) return false;
+  const float s = 1.f / std::sqrt(n2);
+  *out = glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
+  return true;
+}
+
+// q^w: the same axis, w times the angle.
+glm::quat Power(const glm::quat& q_in, float w) {
+  const glm::quat q = q_in.w < 0.f ? -q_in : q_in;
+  const glm::vec3 v(q.x, q.y, q.z);
+  const float s = glm::length(v);
+  if (!(s > 0.f)) return glm::quat(1.f, 0.f, 0.f, 0.f);
+  const float half = std::atan2(s, q.w) * w;
+  return glm::quat(std::cos(half), v * (std::sin(half) / s));
+}
+
+glm::mat3 RotScale(const glm::quat& r, const glm::vec3& s) {
+  const glm::mat3 m = glm::mat3_cast(r);
+  return glm::mat3(m[0] * s.x, m[1] * s.y, m[2] * s.z);
+}
+
+// The chain in the hip's parent space, where the hip's rotation is rigid.
+struct Mapped {
+  Affine parent;
+  glm::quat hip_rotation, knee_rotation, foot_rotation;  // normalised local rotations
+  glm::quat target_rotation{1.f, 0.f, 0.f, 0.f};         // normalised, kTarget only
+  glm::vec3 knee_offset;  // hip scale * knee translation: what the hip's rotation turns
+  glm::vec3 foot_offset;  // knee scale * foot translation: what the knee's rotation turns
+  PositionsInput input;   // a, b, c, t and the pole in parent space; weight 1
+};
+
+InputError Map(const TwoBoneJob& job, Mapped* m) {
+  if (!Finite(job.hip_parent_ms) || !Finite(job.hip_ls) || !Finite(job.knee_ls) ||
+      !Finite(job.foot_ls) || !Finite(job.target_ms) ||
+      (job.end_rotation == EndRotation::kTarget && !Finite(job.target_rotation_ms))) {
+    return InputError::kNonFinite;
+  }
+  if (!UnitEnough(job.hip_ls.rotation, &m->hip_rotation) ||
+      !UnitEnough(job.knee_ls.rotation, &m->knee_rotation) ||
+      !UnitEnough(job.foot_ls.rotation, &m->foot_rotation) ||
+      (job.end_rotation == EndRotation::kTarget &&
+       !UnitEnough(job.target_rotation_ms, &m->target_rotation))) {
+    return InputError::kBadRotation;
+  }
+  m->parent = AffineFromMat4(job.hip_parent_ms);
+  const glm::vec3 hs = glm::abs(job.hip_ls.scale);
+  const float hs_max = std::fmax(hs.x, std::fmax(hs.y, hs.z));
+  const float hs_min = std::fmin(hs.x, std::fmin(hs.y, hs.z));
+  if (!IsInvertible(m->parent) || !(hs_min > 1e-6f * hs_max)) {
+    return InputError::kSingularTransform;
+  }
+  const Affine inv = Inverse(m->parent);
+  m->knee_offset = job.hip_ls.scale * job.knee_ls.translation;
+  m->foot_offset = job.knee_ls.scale * job.foot_ls.translation;
+  const glm::vec3 a = job.hip_ls.translation;
+  const glm::vec3 b = a + detail::Rotate(m->hip_rotation, m->knee_offset);
+  const glm::vec3 foot_in_hip =
+      job.knee_ls.translation + detail::Rotate(m->knee_rotation, m->foot_offset);
+  const glm::vec3 c = a + detail::Rotate(m->hip_rotation, job.hip_ls.scale * foot_in_hip);
+  m->input.hip_ms = a;
+  m->input.knee_ms = b;
+  m->input.foot_ms = c;
+  m->input.target_ms = TransformPoint(inv, job.target_ms);
+  m->input.options = job.options;
+  m->input.options.pole_ms = TransformPoint(inv, job.options.pole_ms);
+  return ValidatePositions(m->input);
+}
+
+}  // namespace
+
+InputError TwoBoneJob::Validate() const {
+  Mapped m;
+  return Map(*this, &m);
+}
+
+bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
+  Mapped m;
+  if (Map(*this, &m) != InputError::kNone) return false;
+  const float weight = m.input.options.weight;
+  m.input.options.weight = 1.f;  // weight applies to the local rotations below
+  detail::OptionsSolve s;
+  detail::SolveWithOptions(m.input, &s);
+
+  const glm::vec3& a = m.input.hip_ms;
+  const glm::vec3& sh = hip_ls.scale;
+  // Hip: the minimal rotation, in the hip's frame before its scale, from the knee offset to
+  // the direction of the new knee (the post's first GetRotationBetween, with the bone's own
+  // frame taken between its rotation and its scale, where the rotation acts).
+  glm::quat d1 = detail::RotationBetweenKernel(
+      m.knee_offset, detail::Rotate(glm::conjugate(m.hip_rotation), s.solved_knee - a));
+  const glm::quat hip_full = m.hip_rotation * d1;
+  const glm::vec3 knee_full = a + detail::Rotate(hip_full, m.knee_offset);
+  // Knee: in the turned hip's local frame, from the foot offset to the new foot (the post's
+  // second GetRotationBetween, in the knee's frame before its scale).
+  const glm::vec3 want_in_hip =
+      detail::Rotate(glm::conjugate(hip_full), s.solved_foot - knee_full) / sh;
+  glm::quat d2 = detail::RotationBetweenKernel(
+      m.foot_offset, detail::Rotate(glm::conjugate(m.knee_rotation), want_in_hip));
+  if (weight < 1.f) {
+    d1 = Power(d1, weight);
+    d2 = Power(d2, weight);
+  }
+  const glm::quat hip_new = glm::normalize(m.hip_rotation * d1);
+  const glm::quat knee_new = glm::normalize(m.knee_rotation * d2);
+
+  // Forward kinematics of the new pose, in parent space then model space.
+  const glm::vec3 knee_p = a + detail::Rotate(hip_new, m.knee_offset);
+  const glm::vec3 lower_in_hip = detail::Rotate(knee_new, m.foot_offset);
+  const glm::vec3 foot_p = knee_p + detail::Rotate(hip_new, sh * lower_in_hip);
+
+  TwoBoneOutput out;
+  out.hip_rotation_ls = hip_new;
+  out.knee_rotation_ls = knee_new;
+  out.foot_rotation_ls = foot_ls.rotation;
+  out.reach = s.result.reach;
+  out.knee_ms = TransformPoint(m.parent, knee_p);
+  out.foot_ms = TransformPoint(m.parent, foot_p);
+  out.residual_ms = glm::length(out.foot_ms - target_ms);
+  out.limit_clamped = s.result.limit_clamped;
+  out.softened = s.result.softened;
+
+  if (end_rotation != EndRotation::kFollow) {
+    // The chain's linear maps from the foot's parent (the knee) up to the hip's parent,
+    // before and after.
+    const glm::mat3 chain_old =
+        RotScale(m.hip_rotation, sh) * RotScale(m.knee_rotation, knee_ls.scale);
+    const glm::mat3 chain_new = RotScale(hip_new, sh) * RotScale(knee_new, knee_ls.scale);
+    glm::quat foot_new;
+    if (end_rotation == EndRotation::kKeepModel) {
+      // Same model-space frame: chain_new * R' = chain_old * R.
+      foot_new = RotationOf(glm::inverse(chain_new) * chain_old * glm::mat3_cast(m.foot_rotation));
+    } else {
+      // Model rotation of the foot = RotationOf(parent * chain) * R'.
+      const glm::quat old_model = RotationOf(m.parent.linear * chain_old) * m.foot_rotation;
+      glm::quat goal = m.target_rotation;
+      if (weight < 1.f) goal = glm::slerp(old_model, goal, weight);
+      foot_new = glm::conjugate(RotationOf(m.parent.linear * chain_new)) * goal;
+    }
+    out.foot_rotation_ls = glm::normalize(foot_new);
+  }
+
+  if (report != nullptr) {
+    const Affine& p = m.parent;
+    PositionsReport& pr = report->positions;
+    detail::FillReport(m.input, s, &pr);
+    const glm::vec3 a_ms = TransformPoint(p, a);
+    const glm::vec3 b_ms = TransformPoint(p, m.input.knee_ms);
+    const glm::vec3 c_ms = TransformPoint(p, m.input.foot_ms);
+    pr.result.knee_ms = out.knee_ms;
+    pr.result.foot_ms = out.foot_ms;
+    pr.length_ab = glm::length(b_ms - a_ms);
+    pr.length_bc = glm::length(c_ms - b_ms);
+    pr.length_at = glm::length(target_ms - a_ms);
+    pr.reach_margin = std::fmin(pr.length_at - std::fabs(pr.length_ab - pr.length_bc),
+                                pr.length_ab + pr.length_bc - pr.length_at);
+    pr.circle.center_ms = TransformPoint(p, s.circle.center);
+    pr.circle.normal_ms = glm::normalize(TransformVector(p, s.chain.dir));
+    pr.circle.radius = glm::length(TransformVector(p, s.solved_knee - s.circle.center));
+    const glm::vec3 upper_p = knee_p - a;
+    const glm::vec3 lower_p = foot_p - knee_p;
+    pr.knee_bend_deg = glm::degrees(
+        std::atan2(glm::length(glm::cross(upper_p, lower_p)), glm::dot(upper_p, lower_p)));
+    pr.knee_displacement = glm::length(out.knee_ms - b_ms);
+    pr.residual = out.residual_ms;
+    // Model-space rotations of the two bones: hip from (b - a) to (b' - a), knee from the
+    // lower bone after the hip's turn to (c' - b').
+    const glm::vec3 upper_old = b_ms - a_ms;
+    const glm::vec3 upper_new = out.knee_ms - a_ms;
+    const glm::quat hip_ms = detail::RotationBetweenKernel(upper_old, upper_new);
+    const glm::vec3 lower_turned = TransformVector(
+        p, detail::Rotate(hip_new, sh * detail::Rotate(m.knee_rotation, m.foot_offset)));
+    const glm::vec3 lower_new = out.foot_ms - out.knee_ms;
+    const glm::quat knee_ms = detail::RotationBetweenKernel(lower_turned, lower_new);
+    pr.result.hip_rotation = hip_ms;
+    pr.result.knee_rotation = knee_ms;
+    pr.hip_rotation = DescribeRotation(hip_ms, upper_old);
+    pr.knee_rotation = DescribeRotation(knee_ms, lower_turned);
+    report->hip_delta_ls = DescribeRotation(d1, m.knee_offset);
+    report->knee_delta_ls = DescribeRotation(d2, m.foot_offset);
+    const glm::vec3 hs = glm::abs(sh);
+    report->exact =
+        std::fabs(hs.x - hs.y) <= 1e-5f * hs.x && std::fabs(hs.x - hs.z) <= 1e-5f * hs.x;
+  }
+  *output = out;
+  return true;
 }
 
 }  // namespace ikpose::ik

@@ -1,0 +1,208 @@
+// Internal: the inline float kernels shared by the one-at-a-time solvers and the batch.
+//
+// What: the seed's positions step written as one branch-free formula, and a minimal-rotation
+// kernel, on plain floats and glm::vec3 so the batch loop can be vectorised.
+// Why: the batch and the single solvers must agree to the last bit on default options, so
+// they run the same operations in the same order (ISO C++ mode: no FMA contraction).
+// Limits: not part of the API; callers validate input first (see ValidatePositions). Use
+// two_bone_positions.h, two_bone_job.h or two_bone_batch.h instead.
+#pragma once
+
+#include <cmath>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "ik/two_bone_positions.h"
+
+// The kernels must inline into the batch loop for it to vectorise.
+#if defined(__GNUC__)
+#define IKPOSE_KERNEL [[gnu::always_inline]] inline
+#else
+#define IKPOSE_KERNEL inline
+#endif
+
+namespace ikpose::ik::detail {
+
+// A knee reference closer than this (times the limb length) to the hip-target line has no
+// usable side: the pole falls back to the knee, the knee to a fixed perpendicular.
+inline constexpr float kOnAxis = 1e-6f;
+
+// min/max as selects (std::fmin/fmax carry NaN rules that keep loops from vectorising).
+IKPOSE_KERNEL float Min(float x, float y) {
+  return y < x ? y : x;
+}
+IKPOSE_KERNEL float Max(float x, float y) {
+  return x < y ? y : x;
+}
+// c ? x : y per component (a ternary on glm types copies through memory and blocks if-conversion).
+IKPOSE_KERNEL glm::vec3 Select(bool c, const glm::vec3& x, const glm::vec3& y) {
+  return glm::vec3(c ? x.x : y.x, c ? x.y : y.y, c ? x.z : y.z);
+}
+IKPOSE_KERNEL glm::quat Select(bool c, const glm::quat& x, const glm::quat& y) {
+  return glm::quat(c ? x.w : y.w, c ? x.x : y.x, c ? x.y : y.y, c ? x.z : y.z);
+}
+
+// A unit vector perpendicular to the unit vector n, branch-free (Duff et al., "Building an
+// Orthonormal Basis, Revisited", JCGT 2017). Gives +x for n = 0.
+IKPOSE_KERNEL glm::vec3 PerpendicularOfUnit(const glm::vec3& n) {
+  const float sign = std::copysign(1.f, n.z);
+  const float a = -1.f / (sign + n.z);
+  const float b = n.x * n.y * a;
+  return glm::vec3(1.f + sign * n.x * n.x * a, sign * b, -sign * n.x);
+}
+
+// Minimal rotation turning `from` toward `to`, without trigonometry: for unit vectors with
+// cos c and cross x, q = normalize(1 + c, x) (the half-angle form of axis = x, angle =
+// acos(c), as in the post). Near anti-parallel 1 + c cancels, so it is computed as
+// |x|^2 / (1 - c); the axis has its rounding-noise component along `from` removed, which keeps
+// a near half turn accurate. Exactly anti-parallel: a half turn about a perpendicular.
+// A zero vector gives the identity.
+IKPOSE_KERNEL glm::quat RotationBetweenKernel(const glm::vec3& from, const glm::vec3& to) {
+  const float ff = glm::dot(from, from);
+  const float tt = glm::dot(to, to);
+  const float inv = 1.f / std::sqrt(ff * tt);
+  const float c = glm::dot(from, to) * inv;
+  glm::vec3 x = glm::cross(from, to) * inv;
+  const float s2 = glm::dot(x, x);
+  x -= (glm::dot(x, from) / ff) * from;
+  const float w = c >= 0.f ? 1.f + c : s2 / (1.f - c);
+  const bool half_turn = c < 0.f && s2 <= 1e-14f;
+  const glm::vec3 perp = PerpendicularOfUnit(from * (1.f / std::sqrt(ff)));
+  const float qw = half_turn ? 0.f : w;
+  const glm::vec3 qv = Select(half_turn, perp, x);
+  const float norm = std::sqrt(qw * qw + glm::dot(qv, qv));
+  const bool zero = !(ff > 0.f) || !(tt > 0.f);
+  const float s = 1.f / norm;
+  return Select(zero, glm::quat(1.f, 0.f, 0.f, 0.f),
+                glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s));
+}
+
+// q * v for a unit quaternion (v + 2w(q x v) + 2 q x (q x v)).
+IKPOSE_KERNEL glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
+  const glm::vec3 u(q.x, q.y, q.z);
+  const glm::vec3 uv = glm::cross(u, v);
+  const glm::vec3 uuv = glm::cross(u, uv);
+  return v + ((uv * q.w) + uuv) * 2.f;
+}
+
+// The measured chain.
+struct Chain {
+  glm::vec3 ab, bc;  // b - a, c - b
+  glm::vec3 dir;     // unit, from a toward t
+  float l1, l2;      // |ab|, |bc|
+  float d;           // |at|
+};
+
+IKPOSE_KERNEL Chain Measure(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                            const glm::vec3& t) {
+  Chain ch;
+  ch.ab = b - a;
+  ch.bc = c - b;
+  const glm::vec3 at = t - a;
+  ch.l1 = std::sqrt(glm::dot(ch.ab, ch.ab));
+  ch.l2 = std::sqrt(glm::dot(ch.bc, ch.bc));
+  ch.d = std::sqrt(glm::dot(at, at));
+  ch.dir = at * (1.f / ch.d);
+  return ch;
+}
+
+// The circle of knees for a foot at distance d_eff from the hip along dir (the post's
+// "Finding the New Positions"). By the law of cosines the circle's center lies
+//   x1 = (d^2 + |ab|^2 - |bc|^2) / (2 d)  from the hip, i.e. x1 = |ab| cos(theta),
+//   x2 = (d^2 - |ab|^2 + |bc|^2) / (2 d)  back from the foot (x1 + x2 = d),
+// with |ab|^2 - |bc|^2 written (|ab| - |bc|)(|ab| + |bc|) to keep digits when the bones are
+// nearly equal. The radius and the center are taken from the end of the SHORTER bone,
+// r = sqrt((l - x)(l + x)), so that bone's length keeps its relative precision even when the
+// other is ten times longer.
+// At a reach boundary the limb is straight or folded; there the exact values replace the
+// formula, whose rounding error would otherwise show up as sqrt(error) in the radius.
+struct Circle {
+  glm::vec3 center;
+  float radius;
+  float cos_theta;  // x1 / |ab|, the angle at the hip between a->t and a->b'
+};
+IKPOSE_KERNEL Circle KneeCircleAt(const glm::vec3& a, const glm::vec3& foot, const Chain& ch,
+                                  float d_eff, bool straight, bool folded) {
+  const float l1 = ch.l1;
+  const float l2 = ch.l2;
+  const float diff = (l1 - l2) * (l1 + l2);
+  const float inv = 1.f / (2.f * d_eff);
+  float x1 = (d_eff * d_eff + diff) * inv;
+  float x2 = (d_eff * d_eff - diff) * inv;
+  x1 = Min(Max(x1, -l1), l1);
+  x2 = Min(Max(x2, -l2), l2);
+  // Straight: x1 = l1, x2 = l2. Folded: the longer bone toward the target.
+  const bool upper_longer = l1 > l2;
+  x1 = straight ? l1 : (folded ? (upper_longer ? l1 : -l1) : x1);
+  x2 = straight ? l2 : (folded ? (upper_longer ? -l2 : l2) : x2);
+  const bool lower_shorter = l2 < l1;
+  const float l = lower_shorter ? l2 : l1;
+  const float x = lower_shorter ? x2 : x1;
+  const float r = std::sqrt(Max((l - x) * (l + x), 0.f));
+  Circle circle;
+  circle.center = Select(lower_shorter, foot - ch.dir * x2, a + ch.dir * x1);
+  circle.radius = r;
+  circle.cos_theta = x1 / l1;
+  return circle;
+}
+
+// The component of ref - a perpendicular to dir, and its squared length.
+IKPOSE_KERNEL glm::vec3 OffAxis(const glm::vec3& a, const glm::vec3& dir, const glm::vec3& ref) {
+  const glm::vec3 v = ref - a;
+  return v - dir * glm::dot(v, dir);
+}
+
+// Everything of the default solve, branch-free.
+struct DefaultSolve {
+  glm::vec3 knee, foot;
+  glm::quat hip_rotation, knee_rotation;
+  int reach;   // 0 reachable, 1 too far, 2 too close (the order of ik::Reach)
+  bool valid;  // the checks of ValidatePositions on lengths (NaN and infinities included)
+};
+
+IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                                        const glm::vec3& t) {
+  const Chain ch = Measure(a, b, c, t);
+  const float lo = std::fabs(ch.l1 - ch.l2);
+  const float hi = ch.l1 + ch.l2;
+  const bool too_far = ch.d > hi;
+  const bool too_close = ch.d < lo;
+  const float d_eff = Min(Max(ch.d, lo), hi);
+  const glm::vec3 foot = Select(too_far | too_close, a + ch.dir * d_eff, t);
+  const Circle circle = KneeCircleAt(a, foot, ch, d_eff, too_far, too_close);
+  const glm::vec3 u = OffAxis(a, ch.dir, b);
+  const float u2 = glm::dot(u, u);
+  const float limit = kOnAxis * hi;
+  const bool on_axis = !(u2 > limit * limit);
+  const glm::vec3 side = Select(on_axis, PerpendicularOfUnit(ch.dir), u * (1.f / std::sqrt(u2)));
+  DefaultSolve out;
+  out.knee = circle.center + side * circle.radius;
+  out.foot = foot;
+  out.reach = too_far ? 1 : (too_close ? 2 : 0);
+  // Same tests as ValidatePositions; NaN anywhere makes a length NaN and fails them.
+  out.valid = (hi < 1e18f) & (ch.d < 1e18f) & (ch.l1 > 1e-6f * hi) & (ch.l2 > 1e-6f * hi) &
+              (ch.d > 1e-6f * hi);
+  out.hip_rotation = RotationBetweenKernel(ch.ab, out.knee - a);
+  out.knee_rotation = RotationBetweenKernel(Rotate(out.hip_rotation, ch.bc), out.foot - out.knee);
+  return out;
+}
+
+// The positions step with options (out of line, in two_bone_positions.cpp). Input must be
+// valid. Fills what the report and the job need beyond PositionsResult.
+struct OptionsSolve {
+  PositionsResult result;  // with weight applied
+  Chain chain;
+  float lo = 0.f, hi = 0.f;                      // the reachable shell | |ab|-|bc| |, |ab|+|bc|
+  Circle circle{};                               // for the distance actually used
+  glm::vec3 solved_knee{0.f}, solved_foot{0.f};  // before weight
+  float flip_margin = 0.f;
+  bool used_pole = false;
+  bool fallback_side = false;
+};
+void SolveWithOptions(const PositionsInput& input, OptionsSolve* out);
+
+// Fills a report from a solve (weight applied in out.result).
+void FillReport(const PositionsInput& input, const OptionsSolve& solve, PositionsReport* report);
+
+}  // namespace ikpose::ik::detail
