@@ -210,9 +210,11 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
     pr.knee_rotation = DescribeRotation(knee_ms, lower_turned);
     report->hip_delta_ls = DescribeRotation(d1, m.knee_offset);
     report->knee_delta_ls = DescribeRotation(d2, m.foot_offset);
-    const glm::vec3 hs = glm::abs(sh);
-    report->exact =
-        std::fabs(hs.x - hs.y) <= 1e-5f * hs.x && std::fabs(hs.x - hs.z) <= 1e-5f * hs.x;
+    const auto uniform = [](const glm::vec3& v) {
+      const glm::vec3 m = glm::abs(v);
+      return std::fabs(m.x - m.y) <= 1e-5f * m.x && std::fabs(m.x - m.z) <= 1e-5f * m.x;
+    };
+    report->exact = uniform(sh) && (end_rotation == EndRotation::kFollow || uniform(knee_ls.scale));
   }
   *output = out;
   return true;

@@ -15,9 +15,13 @@
 // Limits: the hip's own scale must have equal magnitudes on its three axes (e.g. (2,2,2) or
 // (1,1,-1)) for the foot to land exactly; with a non-uniform hip scale the lower bone sweeps
 // an ellipsoid, not a sphere, in the hip's parent space: the job still turns the bones toward
-// b' and c' and `report.exact` is false (the residual says by how much the foot missed). Under
-// non-uniform parent scale, the model-space knee circle is an ellipse; the report gives its center,
-// axis and the center-to-knee distance as the radius.
+// b' and c' and `report.exact` is false (the residual says by how much the foot missed).
+// Keeping or setting the foot's model rotation (EndRotation) is exact when the knee's scale
+// is uniform in magnitude too; a non-uniform knee scale shears the foot's frame as the knee
+// turns, and the nearest rotation is used. Under non-uniform parent scale the model-space
+// knee circle is an ellipse; the report gives its center, axis and the center-to-knee
+// distance as the radius. A target within about 1e-3 limb lengths of the hip has an
+// ill-conditioned direction (float rounding turns it).
 //
 // Calling it on a skeleton (parents before children, per-bone local TRS, model matrices):
 //   ik::TwoBoneJob job;
@@ -72,7 +76,8 @@ struct TwoBoneReport {
   // local direction to its child (the knee's translation for the hip, the foot's for the knee).
   RotationReport hip_delta_ls;
   RotationReport knee_delta_ls;
-  // False when the hip's own scale is non-uniform (see Limits above).
+  // False when the hip's own scale is non-uniform, or the knee's is and the foot's model
+  // rotation is kept or set (see Limits above).
   bool exact = true;
 };
 
