@@ -211,8 +211,8 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
     report->hip_delta_ls = DescribeRotation(d1, m.knee_offset);
     report->knee_delta_ls = DescribeRotation(d2, m.foot_offset);
     const auto uniform = [](const glm::vec3& v) {
-      const glm::vec3 m = glm::abs(v);
-      return std::fabs(m.x - m.y) <= 1e-5f * m.x && std::fabs(m.x - m.z) <= 1e-5f * m.x;
+      const glm::vec3 mag = glm::abs(v);
+      return std::fabs(mag.x - mag.y) <= 1e-5f * mag.x && std::fabs(mag.x - mag.z) <= 1e-5f * mag.x;
     };
     report->exact = uniform(sh) && (end_rotation == EndRotation::kFollow || uniform(knee_ls.scale));
   }
