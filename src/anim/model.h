@@ -25,6 +25,7 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/chains.h"
 #include "anim/clip.h"
 #include "anim/skeleton.h"
 
@@ -76,8 +77,10 @@ struct Model {
   std::vector<Material> materials;
   std::vector<Texture> textures;
   std::vector<Clip> clips;
+  ChainSet chains;                    // limbs detected on the rest pose
   std::vector<std::string> warnings;  // from loading and the rig checks, one line each
   bool has_file_skin = false;         // false: a static model (every mesh rigid)
+  std::string units;                  // "m" for glTF; "" when the file does not say
 };
 
 // Index of the clip called `name`, -1 if none. An unnamed clip also answers to "0", "1"...

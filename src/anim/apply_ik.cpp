@@ -1,0 +1,100 @@
+#include "anim/apply_ik.h"
+
+#include <cmath>
+
+namespace ikpose::anim {
+
+namespace {
+
+bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+std::string ChainText(const Skeleton& skeleton, const LimbChain& chain) {
+  return skeleton.names[chain.upper] + " -> " + skeleton.names[chain.lower] + " -> " +
+         skeleton.names[chain.end];
+}
+
+}  // namespace
+
+ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& chain,
+                                  const glm::vec3& target_ms, const ChainSolveOptions& options,
+                                  Pose& pose) {
+  ChainSolveResult result;
+  result.target_ms = target_ms;
+  const int n = skeleton.size();
+  if (!chain.valid() || chain.upper >= n || chain.lower >= n || chain.end >= n ||
+      skeleton.parents[chain.lower] != chain.upper) {
+    result.error = "chain '" + chain.name + "' is not an upper -> lower -> end chain";
+    return result;
+  }
+  if (!Finite(target_ms)) {
+    result.error = "the target of chain '" + chain.name + "' is not a finite point";
+    return result;
+  }
+
+  ik::TwoBoneJob job;
+  const int hip_parent = skeleton.parents[chain.upper];
+  job.hip_parent_ms = hip_parent >= 0 ? pose.models_ms[hip_parent] : glm::mat4(1.f);
+  job.hip_ls = pose.locals_ls[chain.upper];
+  job.knee_ls = pose.locals_ls[chain.lower];
+  if (chain.end_is_child) {
+    job.foot_ls = pose.locals_ls[chain.end];
+  } else {
+    // The end hangs elsewhere: present it to the job as a child of the knee at its rest offset,
+    // with its current model rotation expressed in the knee's frame.
+    job.foot_ls.translation = chain.end_offset_ls;
+    job.foot_ls.rotation =
+        glm::normalize(glm::inverse(ik::RotationOf(glm::mat3(pose.models_ms[chain.lower]))) *
+                       ik::RotationOf(glm::mat3(pose.models_ms[chain.end])));
+  }
+  job.target_ms = target_ms;
+  job.options = options.solver;
+  job.end_rotation = options.end_rotation;
+  job.target_rotation_ms = options.target_rotation_ms;
+
+  if (!job.Run(&result.output, &result.report)) {
+    result.error = "chain '" + chain.name + "' (" + ChainText(skeleton, chain) +
+                   ") cannot be solved: " + std::string(ik::InputErrorMessage(job.Validate()));
+    return result;
+  }
+
+  const glm::mat4 knee_before = pose.models_ms[chain.lower];
+  const glm::mat4 end_before = pose.models_ms[chain.end];
+  pose.locals_ls[chain.upper].rotation = result.output.hip_rotation_ls;
+  pose.locals_ls[chain.lower].rotation = result.output.knee_rotation_ls;
+  if (chain.end_is_child) pose.locals_ls[chain.end].rotation = result.output.foot_rotation_ls;
+  UpdateSubtree(skeleton, chain.upper, pose);
+
+  if (!chain.end_is_child && !skeleton.IsAncestorOrSelf(chain.upper, chain.end)) {
+    // Place the detached end bone on c' and turn it as the end rotation says.
+    const glm::mat4& knee_after = pose.models_ms[chain.lower];
+    glm::mat4 end_after = end_before;
+    if (options.end_rotation == ik::EndRotation::kFollow) {
+      end_after = knee_after * glm::inverse(knee_before) * end_before;
+    } else if (options.end_rotation == ik::EndRotation::kTarget) {
+      const Transform old_end = Decompose(end_before);
+      Transform t = old_end;
+      t.rotation = glm::normalize(options.target_rotation_ms);
+      end_after = ToMatrix(t);
+    }
+    end_after[3] = knee_after * glm::vec4(chain.end_offset_ls, 1.f);
+    const int end_parent = skeleton.parents[chain.end];
+    const glm::mat4 parent_ms = end_parent >= 0 ? pose.models_ms[end_parent] : glm::mat4(1.f);
+    const ik::Affine local =
+        ik::Compose(ik::Inverse(ik::AffineFromMat4(parent_ms)), ik::AffineFromMat4(end_after));
+    const Transform end_local = Decompose(ik::ToMat4(local));
+    pose.locals_ls[chain.end].rotation = end_local.rotation;
+    pose.locals_ls[chain.end].translation = end_local.translation;
+    UpdateSubtree(skeleton, chain.end, pose);
+  }
+
+  result.ok = true;
+  result.hip_ms = PositionMs(pose, chain.upper);
+  result.knee_ms = PositionMs(pose, chain.lower);
+  result.end_ms = EndPositionMs(chain, pose);
+  result.error_ms = glm::length(result.end_ms - target_ms);
+  return result;
+}
+
+}  // namespace ikpose::anim

@@ -1,0 +1,253 @@
+#include "app/cmd_pose.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "anim/apply_ik.h"
+#include "asset/load_model.h"
+#include "asset/report.h"
+
+namespace ikpose::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Spec {
+  std::string chain;
+  glm::vec3 point{0.f};
+};
+
+// "CHAIN=x,y,z" -> Spec; false with *error.
+bool ParseSpec(const std::string& text, const char* what, Spec* spec, std::string* error) {
+  const std::size_t eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0) {
+    *error = std::string(what) + " '" + text + "' is not CHAIN=x,y,z";
+    return false;
+  }
+  spec->chain = text.substr(0, eq);
+  const std::string numbers = text.substr(eq + 1);
+  const char* p = numbers.c_str();
+  for (int i = 0; i < 3; ++i) {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(p, &end);
+    if (end == p || errno == ERANGE) {
+      *error = std::string(what) + " for " + spec->chain + " ('" + numbers +
+               "') is not three numbers x,y,z";
+      return false;
+    }
+    if (!std::isfinite(v)) {
+      *error = std::string(what) + " for " + spec->chain + " is not a finite point ('" + numbers +
+               "'): NaN and infinity are rejected";
+      return false;
+    }
+    spec->point[i] = static_cast<float>(v);
+    p = end;
+    if (i < 2) {
+      if (*p != ',') {
+        *error = std::string(what) + " for " + spec->chain + " ('" + numbers +
+                 "') is not three numbers x,y,z";
+        return false;
+      }
+      ++p;
+    }
+  }
+  if (*p != '\0') {
+    *error = std::string(what) + " for " + spec->chain + " ('" + numbers +
+             "') has something after the third number";
+    return false;
+  }
+  if (!std::isfinite(spec->point.x) || !std::isfinite(spec->point.y) ||
+      !std::isfinite(spec->point.z)) {
+    *error = std::string(what) + " for " + spec->chain + " is out of range";
+    return false;
+  }
+  return true;
+}
+
+std::string ClipList(const anim::Model& model) {
+  std::string list;
+  for (std::size_t i = 0; i < model.clips.size(); ++i) {
+    if (i > 0) list += ", ";
+    list += model.clips[i].name.empty() ? std::to_string(i) : model.clips[i].name;
+  }
+  return list.empty() ? "the model has none" : "clips: " + list;
+}
+
+// Writes `text` to `path` through a temporary file in the same folder, renamed into place.
+bool WriteAtomically(const fs::path& path, const std::string& text, std::string* error) {
+  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = mkstemp(pattern.data());
+  if (fd < 0) {
+    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
+    return false;
+  }
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      *error = "cannot write " + path.string() + ": " + std::strerror(errno);
+      ::close(fd);
+      std::remove(pattern.c_str());
+      return false;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
+    std::remove(pattern.c_str());
+    return false;
+  }
+  std::error_code ec;
+  fs::rename(pattern, path, ec);
+  if (ec) {
+    *error = "cannot write " + path.string() + ": " + ec.message();
+    std::remove(pattern.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string Vec(const asset::Json& v) {
+  std::ostringstream s;
+  s << "(";
+  for (std::size_t i = 0; i < v.size(); ++i) s << (i > 0 ? ", " : "") << v[i].dump();
+  s << ")";
+  return s.str();
+}
+
+void PrintText(const asset::Json& j, std::ostream& out) {
+  for (const auto& [name, c] : j["chains"].items()) {
+    out << name << " (" << c["joints"][0].get<std::string>() << " -> "
+        << c["joints"][1].get<std::string>() << " -> " << c["joints"][2].get<std::string>()
+        << "): " << c["reach"].get<std::string>() << ", error " << c["error"].dump() << "\n";
+    out << "  target " << Vec(c["target"]) << (c.contains("pole") ? "  pole " + Vec(c["pole"]) : "")
+        << "\n";
+    out << "  knee b' " << Vec(c["b"]) << "  foot c' " << Vec(c["c"]) << "\n";
+    out << "  knee circle: center " << Vec(c["circle"]["center"]) << ", radius "
+        << c["circle"]["radius"].dump() << ", normal " << Vec(c["circle"]["normal"]) << "\n";
+    out << "  knee bend " << c["knee_bend_deg"].dump() << " deg, knee moved "
+        << c["knee_displacement"].dump() << ", reach margin " << c["reach_margin"].dump()
+        << (c["used_pole"].get<bool>() ? ", bent toward the pole" : "")
+        << (c["used_fallback_side"].get<bool>() ? ", bend side arbitrary (straight chain)" : "")
+        << (c["limit_clamped"].get<bool>() ? ", limited" : "")
+        << (c["softened"].get<bool>() ? ", softened" : "") << "\n";
+    out << "  hip turned " << c["hip_delta_ls"]["angle_deg"].dump() << " deg about "
+        << Vec(c["hip_delta_ls"]["axis"]) << ", knee turned "
+        << c["knee_delta_ls"]["angle_deg"].dump() << " deg about "
+        << Vec(c["knee_delta_ls"]["axis"]) << "\n";
+  }
+  out << "bones (local rotation x,y,z,w; Euler x,y,z degrees; model-space position):\n";
+  for (const auto& b : j["bones"]) {
+    out << (b["changed"].get<bool>() ? "* " : "  ") << b["name"].get<std::string>() << "  "
+        << Vec(b["rotation_ls"]) << "  " << Vec(b["euler_deg"]) << "  " << Vec(b["position_ms"])
+        << "\n";
+  }
+}
+
+int Fail(std::ostream& err, const std::string& what) {
+  err << "ikpose: error: " << what << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
+  // Check the arguments before the (slow) load.
+  std::vector<Spec> targets;
+  std::map<std::string, glm::vec3> poles;
+  std::string error;
+  for (const std::string& text : options.targets) {
+    Spec spec;
+    if (!ParseSpec(text, "target", &spec, &error)) return Fail(err, error);
+    for (const Spec& other : targets) {
+      if (other.chain == spec.chain) return Fail(err, "chain " + spec.chain + " has two targets");
+    }
+    targets.push_back(spec);
+  }
+  for (const std::string& text : options.poles) {
+    Spec spec;
+    if (!ParseSpec(text, "pole", &spec, &error)) return Fail(err, error);
+    if (poles.count(spec.chain) != 0) return Fail(err, "chain " + spec.chain + " has two poles");
+    bool targeted = false;
+    for (const Spec& t : targets) targeted = targeted || t.chain == spec.chain;
+    if (!targeted)
+      return Fail(err, "pole given for chain " + spec.chain + ", which has no --target");
+    poles[spec.chain] = spec.point;
+  }
+  if (options.time && !options.clip) return Fail(err, "--time needs --clip");
+  if (options.time && !std::isfinite(*options.time)) {
+    return Fail(err, "--time must be a finite number of seconds");
+  }
+
+  anim::Model model;
+  if (!asset::TryLoadModel(options.model, &model, &error)) return Fail(err, error);
+
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  if (options.clip) {
+    const int clip = anim::FindClip(model, *options.clip);
+    if (clip < 0) {
+      return Fail(err, options.model.string() + ": no clip named '" + *options.clip + "' (" +
+                           ClipList(model) + ")");
+    }
+    anim::SampleClip(model.clips[static_cast<std::size_t>(clip)],
+                     static_cast<float>(options.time.value_or(0.0)), pose.locals_ls);
+    anim::UpdateModels(model.skeleton, pose);
+  }
+  const anim::Pose before = pose;
+  const anim::Pose rest = anim::RestPose(model.skeleton);
+
+  std::vector<asset::SolvedChain> solved;
+  for (const Spec& target : targets) {
+    asset::SolvedChain sc;
+    if (!anim::ResolveChain(model.skeleton, rest, model.chains, target.chain, &sc.chain, &error)) {
+      return Fail(err, options.model.string() + ": " + error);
+    }
+    sc.chain.name = target.chain;
+    anim::ChainSolveOptions solve;
+    const auto pole = poles.find(target.chain);
+    if (pole != poles.end()) {
+      sc.has_pole = true;
+      sc.pole_ms = pole->second;
+      solve.solver.use_pole = true;
+      solve.solver.pole_ms = pole->second;
+    }
+    sc.result = anim::SolveChainOnPose(model.skeleton, sc.chain, target.point, solve, pose);
+    if (!sc.result.ok) return Fail(err, options.model.string() + ": " + sc.result.error);
+    solved.push_back(sc);
+  }
+
+  asset::Json report = asset::PoseReport(model, before, pose, solved);
+  if (!options.out.empty()) {
+    asset::Json saved;
+    saved["model"] = options.model.string();
+    if (options.clip) {
+      saved["clip"] = *options.clip;
+      saved["time"] = options.time.value_or(0.0);
+    }
+    for (auto& [key, value] : report.items()) saved[key] = value;
+    if (!WriteAtomically(options.out, saved.dump(2) + "\n", &error)) return Fail(err, error);
+  }
+  if (options.json) {
+    out << report.dump(2) << "\n";
+  } else {
+    PrintText(report, out);
+  }
+  out.flush();
+  if (!out) return Fail(err, "cannot write the report to standard output");
+  return 0;
+}
+
+}  // namespace ikpose::app

@@ -1,0 +1,550 @@
+#include "asset/load_model.h"
+
+#include <assimp/material.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/DefaultLogger.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/LogStream.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+#include "anim/rig_checks.h"
+#include "asset/gltf_clips.h"
+
+namespace ikpose::asset {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ----- assimp -> glm -----
+
+glm::mat4 ToGlm(const aiMatrix4x4& m) {
+  glm::mat4 r(1.f);
+  for (int row = 0; row < 4; ++row) {
+    for (int col = 0; col < 4; ++col) r[col][row] = m[row][col];
+  }
+  return r;
+}
+
+glm::vec3 ToGlm(const aiVector3D& v) {
+  return {v.x, v.y, v.z};
+}
+
+bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+bool Finite(const glm::mat4& m) {
+  for (int c = 0; c < 4; ++c) {
+    for (int r = 0; r < 4; ++r) {
+      if (!std::isfinite(m[c][r])) return false;
+    }
+  }
+  return true;
+}
+
+// ----- assimp's log, captured per import -----
+
+std::mutex g_import_mutex;  // assimp's logger is a process-wide singleton
+std::vector<std::string>* g_log_sink = nullptr;
+
+class CaptureStream : public Assimp::LogStream {
+ public:
+  void write(const char* message) override {
+    if (g_log_sink == nullptr) return;
+    std::string text(message);
+    // "Warn,  T0: text\n" -> "text"
+    const std::size_t colon = text.find(": ");
+    if (colon != std::string::npos && colon < 16) text = text.substr(colon + 2);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    g_log_sink->push_back(text);
+  }
+};
+
+void EnsureLogger() {
+  static bool created = false;
+  if (created) return;
+  created = true;
+  Assimp::Logger* logger = Assimp::DefaultLogger::create("", Assimp::Logger::NORMAL, 0);
+  logger->attachStream(new CaptureStream, Assimp::Logger::Warn);
+}
+
+// ----- the import -----
+
+struct Builder {
+  const aiScene& scene;
+  fs::path path;
+  anim::Model model;
+  std::vector<const aiNode*> nodes;  // by skeleton index
+  std::unordered_map<const aiNode*, int> node_index;
+  std::vector<glm::mat4> rest_ms;
+  std::unordered_map<std::string, int> texture_by_key;
+  int vertices_over_4 = 0;
+  std::string meshes_over_4;
+
+  [[noreturn]] void Fail(const std::string& reason) const {
+    throw LoadError(path.string() + ": " + reason);
+  }
+
+  void BuildSkeleton() {
+    std::vector<std::pair<const aiNode*, int>> stack{{scene.mRootNode, -1}};
+    anim::Skeleton& s = model.skeleton;
+    while (!stack.empty()) {
+      const auto [node, parent] = stack.back();
+      stack.pop_back();
+      const int index = s.size();
+      node_index[node] = index;
+      nodes.push_back(node);
+      s.names.emplace_back(node->mName.C_Str());
+      s.parents.push_back(parent);
+      const glm::mat4 local = ToGlm(node->mTransformation);
+      if (!Finite(local)) Fail("node '" + s.names.back() + "' has a non-finite transform");
+      s.rest_ls.push_back(anim::Decompose(local));
+      s.flags.push_back(node->mNumMeshes > 0 ? anim::kBoneHasMesh : 0);
+      for (unsigned c = node->mNumChildren; c > 0; --c) {
+        if (node->mChildren[c - 1] != nullptr) stack.emplace_back(node->mChildren[c - 1], index);
+      }
+    }
+    // Rest model matrices from the file's own matrices (not the decomposed ones): they place
+    // rigid meshes exactly.
+    rest_ms.resize(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const int parent = s.parents[i];
+      const glm::mat4 local = ToGlm(nodes[i]->mTransformation);
+      rest_ms[i] = parent < 0 ? local : rest_ms[static_cast<std::size_t>(parent)] * local;
+    }
+  }
+
+  // The skeleton bone of an aiBone: its node (set by PopulateArmatureData), else by name.
+  int BoneIndex(const aiBone& bone) const {
+    if (bone.mNode != nullptr) {
+      const auto it = node_index.find(bone.mNode);
+      if (it != node_index.end()) return it->second;
+    }
+    const anim::Skeleton& s = model.skeleton;
+    int first = -1;
+    for (int i = 0; i < s.size(); ++i) {
+      if (s.names[i] != bone.mName.C_Str()) continue;
+      if ((s.flags[i] & anim::kBoneHasMesh) == 0) return i;  // a bone, not a mesh node
+      if (first < 0) first = i;
+    }
+    return first;
+  }
+
+  int AddSkin(anim::Skin skin) {
+    for (std::size_t i = 0; i < model.skins.size(); ++i) {
+      const anim::Skin& other = model.skins[i];
+      if (other.joints == skin.joints && other.inverse_bind == skin.inverse_bind) {
+        return static_cast<int>(i);
+      }
+    }
+    model.skins.push_back(std::move(skin));
+    return static_cast<int>(model.skins.size()) - 1;
+  }
+
+  int RigidSkin(int node) {
+    anim::Skin skin;
+    skin.name = model.skeleton.names[node];
+    skin.joints = {node};
+    skin.inverse_bind = {glm::inverse(rest_ms[static_cast<std::size_t>(node)])};
+    return AddSkin(std::move(skin));
+  }
+
+  void AddMesh(const aiMesh& in, int node) {
+    anim::Mesh mesh;
+    mesh.name = in.mName.length > 0 ? in.mName.C_Str() : model.skeleton.names[node];
+    mesh.node = node;
+    mesh.material = static_cast<int>(in.mMaterialIndex) < static_cast<int>(scene.mNumMaterials)
+                        ? static_cast<int>(in.mMaterialIndex)
+                        : -1;
+    const unsigned n = in.mNumVertices;
+    mesh.positions_bs.resize(n);
+    for (unsigned v = 0; v < n; ++v) {
+      mesh.positions_bs[v] = ToGlm(in.mVertices[v]);
+      if (!Finite(mesh.positions_bs[v])) {
+        Fail("mesh '" + mesh.name + "' has a non-finite vertex position (vertex " +
+             std::to_string(v) + ")");
+      }
+    }
+    if (in.mNormals != nullptr) {
+      mesh.normals_bs.resize(n);
+      for (unsigned v = 0; v < n; ++v) {
+        glm::vec3 normal = ToGlm(in.mNormals[v]);
+        const float length = glm::length(normal);
+        mesh.normals_bs[v] = Finite(normal) && length > 0.f ? normal / length : glm::vec3(0.f);
+      }
+    }
+    if (in.mTextureCoords[0] != nullptr) {
+      mesh.uvs.resize(n);
+      for (unsigned v = 0; v < n; ++v) {
+        const aiVector3D& uv = in.mTextureCoords[0][v];
+        mesh.uvs[v] =
+            std::isfinite(uv.x) && std::isfinite(uv.y) ? glm::vec2(uv.x, uv.y) : glm::vec2(0.f);
+      }
+    }
+    for (unsigned f = 0; f < in.mNumFaces; ++f) {
+      const aiFace& face = in.mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines
+      for (int k = 0; k < 3; ++k) {
+        if (face.mIndices[k] >= n) Fail("mesh '" + mesh.name + "' has an index out of range");
+        mesh.indices.push_back(face.mIndices[k]);
+      }
+    }
+    if (mesh.indices.empty()) {
+      model.warnings.push_back("mesh '" + mesh.name +
+                               "' has no triangles (points or lines only); skipped");
+      return;
+    }
+
+    // Weights: gather per vertex, keep the 4 largest, renormalise.
+    std::vector<std::vector<std::pair<float, int>>> influences(n);
+    bool any_weight = false;
+    anim::Skin skin;
+    skin.name = model.skeleton.names[node];
+    for (unsigned b = 0; b < in.mNumBones; ++b) {
+      const aiBone& bone = *in.mBones[b];
+      const int index = BoneIndex(bone);
+      if (index < 0) Fail("bone '" + std::string(bone.mName.C_Str()) + "' has no node");
+      const glm::mat4 inverse_bind = ToGlm(bone.mOffsetMatrix);
+      if (!Finite(inverse_bind)) {
+        Fail("bone '" + std::string(bone.mName.C_Str()) + "' has a non-finite inverse bind matrix");
+      }
+      model.skeleton.flags[static_cast<std::size_t>(index)] |= anim::kBoneIsJoint;
+      skin.joints.push_back(index);
+      skin.inverse_bind.push_back(inverse_bind);
+      for (unsigned w = 0; w < bone.mNumWeights; ++w) {
+        const aiVertexWeight& weight = bone.mWeights[w];
+        if (weight.mVertexId >= n || !(weight.mWeight > 0.f) || !std::isfinite(weight.mWeight)) {
+          continue;
+        }
+        influences[weight.mVertexId].emplace_back(weight.mWeight, static_cast<int>(b));
+        any_weight = true;
+      }
+    }
+    if (!any_weight) {
+      if (in.mNumBones > 0) {
+        model.warnings.push_back("mesh '" + mesh.name +
+                                 "' lists bones but no vertex weights; drawn rigid with its node");
+      }
+      // Rigid: bake the node's rest transform, follow the node.
+      const glm::mat4& bind = rest_ms[static_cast<std::size_t>(node)];
+      const glm::mat3 normal_matrix = glm::transpose(glm::inverse(glm::mat3(bind)));
+      for (glm::vec3& p : mesh.positions_bs) p = glm::vec3(bind * glm::vec4(p, 1.f));
+      for (glm::vec3& normal : mesh.normals_bs) {
+        const glm::vec3 t = normal_matrix * normal;
+        const float length = glm::length(t);
+        normal = length > 0.f ? t / length : normal;
+      }
+      mesh.skinned = false;
+      mesh.follow_bone = node;
+      mesh.bind_ms = bind;
+      mesh.skin = RigidSkin(node);
+      mesh.joints.assign(n, glm::uvec4(0));
+      mesh.weights.assign(n, glm::vec4(1.f, 0.f, 0.f, 0.f));
+      model.meshes.push_back(std::move(mesh));
+      return;
+    }
+
+    mesh.skinned = true;
+    mesh.joints.assign(n, glm::uvec4(0));
+    mesh.weights.assign(n, glm::vec4(0.f));
+    int over_4 = 0;
+    int unweighted = 0;
+    int extra_joint = -1;
+    for (unsigned v = 0; v < n; ++v) {
+      auto& list = influences[v];
+      if (list.size() > 4) ++over_4;
+      std::sort(list.begin(), list.end(),
+                [](const auto& x, const auto& y) { return x.first > y.first; });
+      if (list.size() > 4) list.resize(4);
+      float sum = 0.f;
+      for (const auto& [weight, joint] : list) sum += weight;
+      if (list.empty() || !(sum > 0.f)) {
+        // No weight at all: keep the vertex where it was bound, following the mesh's node.
+        if (extra_joint < 0) {
+          extra_joint = static_cast<int>(skin.joints.size());
+          skin.joints.push_back(node);
+          skin.inverse_bind.push_back(glm::inverse(rest_ms[static_cast<std::size_t>(node)]));
+        }
+        mesh.joints[v] = glm::uvec4(static_cast<unsigned>(extra_joint), 0, 0, 0);
+        mesh.weights[v] = glm::vec4(1.f, 0.f, 0.f, 0.f);
+        ++unweighted;
+        continue;
+      }
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        mesh.joints[v][static_cast<int>(i)] = static_cast<unsigned>(list[i].second);
+        mesh.weights[v][static_cast<int>(i)] = list[i].first / sum;
+      }
+    }
+    if (over_4 > 0) {
+      vertices_over_4 += over_4;
+      meshes_over_4 += (meshes_over_4.empty() ? "" : ", ") + mesh.name;
+    }
+    if (unweighted > 0) {
+      model.warnings.push_back("mesh '" + mesh.name + "': " + std::to_string(unweighted) +
+                               " vertices have no weights; they follow node '" +
+                               model.skeleton.names[node] + "'");
+    }
+    mesh.skin = AddSkin(std::move(skin));
+    model.has_file_skin = true;
+    model.meshes.push_back(std::move(mesh));
+  }
+
+  int AddTexture(const std::string& key) {
+    const auto found = texture_by_key.find(key);
+    if (found != texture_by_key.end()) return found->second;
+    anim::Texture texture;
+    texture.name = key;
+    const auto [embedded, embedded_index] = scene.GetEmbeddedTextureAndIndex(key.c_str());
+    if (embedded != nullptr) {
+      texture.name = embedded->mFilename.length > 0 ? embedded->mFilename.C_Str() : key;
+      if (embedded->mHeight == 0) {
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(embedded->pcData);
+        texture.encoded.assign(bytes, bytes + embedded->mWidth);
+        texture.format_hint = embedded->achFormatHint;
+      } else {
+        texture.width = static_cast<int>(embedded->mWidth);
+        texture.height = static_cast<int>(embedded->mHeight);
+        const std::size_t count = static_cast<std::size_t>(embedded->mWidth) * embedded->mHeight;
+        texture.rgba8.reserve(count * 4);
+        for (std::size_t i = 0; i < count; ++i) {
+          const aiTexel& t = embedded->pcData[i];
+          texture.rgba8.insert(texture.rgba8.end(), {t.r, t.g, t.b, t.a});
+        }
+      }
+    } else {
+      fs::path file(key);
+      if (file.is_relative()) file = path.parent_path() / file;
+      texture.path = file.lexically_normal().string();
+      std::error_code ec;
+      if (!fs::is_regular_file(texture.path, ec)) {
+        model.warnings.push_back("texture '" + key + "' not found (looked for " + texture.path +
+                                 ")");
+      }
+    }
+    model.textures.push_back(std::move(texture));
+    const int index = static_cast<int>(model.textures.size()) - 1;
+    texture_by_key[key] = index;
+    return index;
+  }
+
+  void BuildMaterials() {
+    for (unsigned m = 0; m < scene.mNumMaterials; ++m) {
+      const aiMaterial& in = *scene.mMaterials[m];
+      anim::Material material;
+      aiString name;
+      if (in.Get(AI_MATKEY_NAME, name) == AI_SUCCESS) material.name = name.C_Str();
+      aiColor4D color(1.f, 1.f, 1.f, 1.f);
+      if (in.Get(AI_MATKEY_BASE_COLOR, color) == AI_SUCCESS ||
+          in.Get(AI_MATKEY_COLOR_DIFFUSE, color) == AI_SUCCESS) {
+        material.base_color = glm::vec4(color.r, color.g, color.b, color.a);
+        if (!std::isfinite(material.base_color.r + material.base_color.g + material.base_color.b +
+                           material.base_color.a)) {
+          material.base_color = glm::vec4(1.f);
+        }
+      }
+      int two_sided = 0;
+      if (in.Get(AI_MATKEY_TWOSIDED, two_sided) == AI_SUCCESS) material.double_sided = two_sided;
+      aiString texture;
+      if ((in.GetTextureCount(aiTextureType_BASE_COLOR) > 0 &&
+           in.GetTexture(aiTextureType_BASE_COLOR, 0, &texture) == AI_SUCCESS) ||
+          (in.GetTextureCount(aiTextureType_DIFFUSE) > 0 &&
+           in.GetTexture(aiTextureType_DIFFUSE, 0, &texture) == AI_SUCCESS)) {
+        if (texture.length > 0) material.base_color_texture = AddTexture(texture.C_Str());
+      }
+      model.materials.push_back(std::move(material));
+    }
+  }
+
+  void BuildClips() {
+    for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
+      const aiAnimation& in = *scene.mAnimations[a];
+      anim::Clip clip;
+      clip.name = in.mName.C_Str();
+      const double tps = in.mTicksPerSecond > 0.0 ? in.mTicksPerSecond : 25.0;
+      float last_key = 0.f;
+      std::string missing;
+      for (unsigned c = 0; c < in.mNumChannels; ++c) {
+        const aiNodeAnim& channel = *in.mChannels[c];
+        const int bone = model.skeleton.Find(channel.mNodeName.C_Str());
+        if (bone < 0) {
+          if (missing.empty()) missing = channel.mNodeName.C_Str();
+          continue;
+        }
+        anim::BoneTrack track;
+        track.bone = bone;
+        for (unsigned k = 0; k < channel.mNumPositionKeys; ++k) {
+          track.translation.times.push_back(
+              static_cast<float>(channel.mPositionKeys[k].mTime / tps));
+          track.translation.values.push_back(ToGlm(channel.mPositionKeys[k].mValue));
+        }
+        for (unsigned k = 0; k < channel.mNumRotationKeys; ++k) {
+          const aiQuaternion& q = channel.mRotationKeys[k].mValue;
+          track.rotation.times.push_back(static_cast<float>(channel.mRotationKeys[k].mTime / tps));
+          track.rotation.values.emplace_back(q.w, q.x, q.y, q.z);
+        }
+        for (unsigned k = 0; k < channel.mNumScalingKeys; ++k) {
+          track.scale.times.push_back(static_cast<float>(channel.mScalingKeys[k].mTime / tps));
+          track.scale.values.push_back(ToGlm(channel.mScalingKeys[k].mValue));
+        }
+        for (const auto* times :
+             {&track.translation.times, &track.rotation.times, &track.scale.times}) {
+          if (!times->empty()) last_key = std::max(last_key, times->back());
+        }
+        clip.tracks.push_back(std::move(track));
+      }
+      clip.duration = std::max(static_cast<float>(in.mDuration / tps), last_key);
+      if (!missing.empty()) {
+        model.warnings.push_back("clip '" + clip.name + "' animates '" + missing +
+                                 "', which is not in the hierarchy; that track is ignored");
+      }
+      const std::string problem = anim::ValidateClip(clip, model.skeleton.size());
+      if (!problem.empty()) {
+        model.warnings.push_back(problem + "; clip dropped");
+        continue;
+      }
+      model.clips.push_back(std::move(clip));
+    }
+  }
+};
+
+// The importer's warnings, minus its noise about weights (they are renormalised here) and
+// about the placeholder weight it gives unweighted glTF joints; repeats folded, at most 10.
+void AddImporterWarnings(const std::vector<std::string>& log, std::vector<std::string>& out) {
+  std::vector<std::string> kept;
+  for (const std::string& line : log) {
+    if (line.find("bone weight sum") != std::string::npos) continue;
+    if (line.find("mWeight has an invalid value") != std::string::npos) continue;
+    if (std::find(kept.begin(), kept.end(), line) != kept.end()) continue;
+    kept.push_back(line);
+  }
+  const std::size_t shown = std::min<std::size_t>(kept.size(), 10);
+  for (std::size_t i = 0; i < shown; ++i) out.push_back("importer: " + kept[i]);
+  if (kept.size() > shown) {
+    out.push_back("importer: " + std::to_string(kept.size() - shown) + " more warnings");
+  }
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+anim::Model LoadModel(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw LoadError(path.string() + ": file not found");
+  if (fs::is_directory(path, ec))
+    throw LoadError(path.string() + ": is a directory, not a model file");
+  {
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw LoadError(path.string() + ": cannot be opened for reading");
+  }
+
+  std::lock_guard<std::mutex> lock(g_import_mutex);
+  EnsureLogger();
+  std::vector<std::string> log;
+  g_log_sink = &log;
+  Assimp::Importer importer;
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
+  // Deliberately no LimitBoneWeights (it drops unweighted bones; weights are limited below),
+  // no PreTransformVertices/OptimizeGraph (they flatten the hierarchy the skeleton comes from).
+  const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                         aiProcess_GenSmoothNormals | aiProcess_ValidateDataStructure |
+                         aiProcess_PopulateArmatureData;
+  const aiScene* scene = importer.ReadFile(path.string(), flags);
+  g_log_sink = nullptr;
+  if (scene == nullptr) {
+    std::string reason = importer.GetErrorString();
+    if (reason.empty()) reason = "the importer could not read it";
+    throw LoadError(path.string() + ": " + reason);
+  }
+  for (const std::string& line : log) {
+    if (line.find("out-of-range indices") != std::string::npos) {
+      throw LoadError(path.string() + ": " + line);
+    }
+  }
+  if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0 || scene->mRootNode == nullptr) {
+    throw LoadError(path.string() + ": the file holds an incomplete scene");
+  }
+
+  Builder b{*scene, path, {}, {}, {}, {}, {}, 0, {}};
+  b.model.source = path.string();
+  b.model.format = Lower(path.extension().string());
+  if (!b.model.format.empty() && b.model.format[0] == '.') b.model.format.erase(0, 1);
+  if (b.model.format == "gltf" || b.model.format == "glb") b.model.units = "m";
+  AddImporterWarnings(log, b.model.warnings);
+
+  b.BuildSkeleton();
+  b.BuildMaterials();
+  for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+    const aiNode* node = b.nodes[i];
+    for (unsigned m = 0; m < node->mNumMeshes; ++m) {
+      if (node->mMeshes[m] >= scene->mNumMeshes)
+        b.Fail("a node refers to a mesh that does not exist");
+      b.AddMesh(*scene->mMeshes[node->mMeshes[m]], static_cast<int>(i));
+    }
+  }
+  if (b.vertices_over_4 > 0) {
+    b.model.warnings.push_back(std::to_string(b.vertices_over_4) +
+                               " vertices have more than 4 bone influences (meshes: " +
+                               b.meshes_over_4 + "); kept the 4 largest, renormalised");
+  }
+  const std::string skeleton_problem = b.model.skeleton.Validate();
+  if (!skeleton_problem.empty()) b.Fail(skeleton_problem);
+  if (b.model.meshes.empty()) {
+    if (b.model.skeleton.size() <= 1) b.Fail("the file holds no meshes and no skeleton");
+    b.model.warnings.push_back("no meshes: a skeleton only");
+  } else if (!b.model.has_file_skin) {
+    b.model.warnings.push_back("no skin: loaded as a static model (meshes follow their nodes)");
+  }
+
+  b.BuildClips();
+  if (b.model.format == "gltf" || b.model.format == "glb") {
+    std::vector<anim::Clip> clips;
+    std::string problem;
+    if (ReadGltfClips(path, b.model.skeleton, &clips, &problem)) {
+      b.model.clips = std::move(clips);
+    } else if (!problem.empty()) {
+      b.model.warnings.push_back("clips: " + problem + "; using the importer's linear keys");
+    }
+  }
+
+  const anim::Pose rest = anim::RestPose(b.model.skeleton);
+  if (b.model.units == "m") {
+    const anim::Bounds bounds = anim::ComputeBounds(b.model, rest);
+    const float height = bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
+    if (height > 20.f) {
+      b.model.warnings.push_back("the model is " + std::to_string(static_cast<int>(height)) +
+                                 " units tall: probably centimetres, though glTF units are "
+                                 "metres; targets are in the file's units");
+    }
+  }
+  b.model.chains = anim::DetectChains(b.model.skeleton, rest);
+  for (std::string& warning : anim::CheckRig(b.model.skeleton, rest, b.model.chains)) {
+    b.model.warnings.push_back(std::move(warning));
+  }
+  return std::move(b.model);
+}
+
+bool TryLoadModel(const fs::path& path, anim::Model* model, std::string* error) {
+  try {
+    *model = LoadModel(path);
+    return true;
+  } catch (const LoadError& e) {
+    *error = e.what();
+  } catch (const std::exception& e) {
+    *error = path.string() + ": " + e.what();
+  }
+  return false;
+}
+
+}  // namespace ikpose::asset

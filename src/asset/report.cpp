@@ -1,0 +1,243 @@
+#include "asset/report.h"
+
+#include <cmath>
+
+#include <glm/gtc/quaternion.hpp>
+
+namespace ikpose::asset {
+
+namespace {
+
+// Rounds away float noise so reports diff cleanly (7 significant digits of a float).
+double Clean(float value) {
+  if (!std::isfinite(value)) return 0.0;
+  if (value == 0.f) return 0.0;
+  const double v = static_cast<double>(value);
+  const double magnitude =
+      std::pow(10.0, 6 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
+  return std::round(v * magnitude) / magnitude;
+}
+
+Json Names(const anim::Skeleton& skeleton, std::initializer_list<int> bones) {
+  Json names = Json::array();
+  for (int b : bones) names.push_back(skeleton.names[static_cast<std::size_t>(b)]);
+  return names;
+}
+
+Json ChainJson(const anim::Skeleton& skeleton, const anim::LimbChain& chain) {
+  Json j;
+  j["joints"] = Names(skeleton, {chain.upper, chain.lower, chain.end});
+  j["lengths"] = Json::array({Clean(chain.upper_length), Clean(chain.lower_length)});
+  j["bone_indices"] = Json::array({chain.upper, chain.lower, chain.end});
+  j["found_by"] = chain.found_by;
+  j["end_is_child"] = chain.end_is_child;
+  return j;
+}
+
+Json RotationJson(const ik::RotationReport& r) {
+  Json j;
+  j["rotation"] = ToJson(r.rotation);
+  j["axis"] = ToJson(r.axis_angle.axis);
+  j["angle_deg"] = Clean(glm::degrees(r.axis_angle.angle_rad));
+  j["swing_deg"] = Clean(glm::degrees(r.swing_twist.swing_angle_rad));
+  j["twist_deg"] = Clean(glm::degrees(r.swing_twist.twist_angle_rad));
+  return j;
+}
+
+}  // namespace
+
+Json ToJson(const glm::vec3& v) {
+  return Json::array({Clean(v.x), Clean(v.y), Clean(v.z)});
+}
+Json ToJson(const glm::quat& q) {
+  return Json::array({Clean(q.x), Clean(q.y), Clean(q.z), Clean(q.w)});
+}
+
+std::vector<int> ReportedBones(const anim::Skeleton& skeleton) {
+  std::vector<int> bones;
+  for (int i = 0; i < skeleton.size(); ++i) {
+    const bool mesh_only =
+        (skeleton.flags[static_cast<std::size_t>(i)] & anim::kBoneHasMesh) != 0 &&
+        !skeleton.IsJoint(i);
+    if (!mesh_only) bones.push_back(i);
+  }
+  return bones;
+}
+
+float ModelHeight(const anim::Model& model, const anim::Pose& rest) {
+  const anim::Bounds bounds = anim::ComputeBounds(model, rest);
+  return bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
+}
+
+namespace {
+
+// Index of each skeleton bone in the reported list (-1 when not listed), and parents mapped
+// to the nearest listed ancestor.
+struct Listing {
+  std::vector<int> bones;
+  std::vector<int> position;
+  std::vector<int> parent;
+  explicit Listing(const anim::Skeleton& s) : bones(ReportedBones(s)) {
+    position.assign(static_cast<std::size_t>(s.size()), -1);
+    for (std::size_t i = 0; i < bones.size(); ++i)
+      position[static_cast<std::size_t>(bones[i])] = static_cast<int>(i);
+    for (int b : bones) {
+      int p = s.parents[static_cast<std::size_t>(b)];
+      while (p >= 0 && position[static_cast<std::size_t>(p)] < 0)
+        p = s.parents[static_cast<std::size_t>(p)];
+      parent.push_back(p >= 0 ? position[static_cast<std::size_t>(p)] : -1);
+    }
+  }
+};
+
+}  // namespace
+
+Json InspectReport(const anim::Model& model) {
+  const anim::Skeleton& s = model.skeleton;
+  const anim::Pose rest = anim::RestPose(s);
+  const anim::Bounds bounds = anim::ComputeBounds(model, rest);
+  Json j;
+  j["file"] = model.source;
+  j["format"] = model.format;
+  j["units"] = model.units.empty() ? "unknown" : model.units;
+  j["height"] = Clean(bounds.empty() ? 0.f : bounds.max.y - bounds.min.y);
+  j["bounds"] = {{"min", ToJson(bounds.empty() ? glm::vec3(0.f) : bounds.min)},
+                 {"max", ToJson(bounds.empty() ? glm::vec3(0.f) : bounds.max)}};
+  j["up"] = Json::array({0, 1, 0});
+  j["forward"] = ToJson(model.chains.forward_ms);
+  j["static"] = !model.has_file_skin;
+
+  int vertices = 0;
+  int triangles = 0;
+  Json meshes = Json::array();
+  for (const anim::Mesh& m : model.meshes) {
+    vertices += m.vertex_count();
+    triangles += m.triangle_count();
+    Json mesh;
+    mesh["name"] = m.name;
+    mesh["vertices"] = m.vertex_count();
+    mesh["triangles"] = m.triangle_count();
+    mesh["skinned"] = m.skinned;
+    mesh["skin"] = m.skin;
+    mesh["node"] = s.names[static_cast<std::size_t>(m.node)];
+    if (!m.skinned) mesh["follows"] = s.names[static_cast<std::size_t>(m.follow_bone)];
+    mesh["material"] = m.material;
+    meshes.push_back(mesh);
+  }
+  j["vertex_count"] = vertices;
+  j["triangle_count"] = triangles;
+
+  const Listing listing(s);
+  Json bones = Json::array();
+  for (std::size_t i = 0; i < listing.bones.size(); ++i) {
+    const int b = listing.bones[i];
+    Json bone;
+    bone["name"] = s.names[static_cast<std::size_t>(b)];
+    bone["parent"] = listing.parent[i];
+    bone["rest_position_ms"] = ToJson(anim::PositionMs(rest, b));
+    bone["joint"] = s.IsJoint(b);
+    bones.push_back(bone);
+  }
+  j["joint_count"] = s.JointCount();
+  j["bones"] = bones;
+  j["meshes"] = meshes;
+
+  Json skins = Json::array();
+  for (const anim::Skin& skin : model.skins) {
+    skins.push_back({{"name", skin.name}, {"joints", skin.joints.size()}});
+  }
+  j["skins"] = skins;
+  Json materials = Json::array();
+  for (const anim::Material& m : model.materials) {
+    Json material;
+    material["name"] = m.name;
+    material["base_color"] = Json::array({Clean(m.base_color.r), Clean(m.base_color.g),
+                                          Clean(m.base_color.b), Clean(m.base_color.a)});
+    if (m.base_color_texture >= 0) {
+      const anim::Texture& t = model.textures[static_cast<std::size_t>(m.base_color_texture)];
+      material["texture"] = t.path.empty() ? "embedded:" + t.name : t.path;
+    }
+    materials.push_back(material);
+  }
+  j["materials"] = materials;
+
+  Json clips = Json::array();
+  for (std::size_t i = 0; i < model.clips.size(); ++i) {
+    const anim::Clip& c = model.clips[i];
+    clips.push_back(
+        {{"name", c.name}, {"duration", Clean(c.duration)}, {"tracks", c.tracks.size()}});
+  }
+  j["clips"] = clips;
+
+  Json chains = Json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    const anim::LimbChain& chain = model.chains[limb];
+    if (chain.valid()) chains[std::string(anim::LimbName(limb))] = ChainJson(s, chain);
+  }
+  j["chains"] = chains;
+  j["warnings"] = model.warnings;
+  return j;
+}
+
+Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::Pose& after,
+                const std::vector<SolvedChain>& solved) {
+  const anim::Skeleton& s = model.skeleton;
+  Json j;
+  Json chains = Json::object();
+  for (const SolvedChain& sc : solved) {
+    const anim::ChainSolveResult& r = sc.result;
+    const ik::PositionsReport& p = r.report.positions;
+    Json c = ChainJson(s, sc.chain);
+    c["target"] = ToJson(r.target_ms);
+    if (sc.has_pole) c["pole"] = ToJson(sc.pole_ms);
+    c["reach"] = std::string(ik::ReachName(r.output.reach));
+    c["error"] = Clean(r.error_ms);
+    c["a"] = ToJson(r.hip_ms);
+    c["b"] = ToJson(r.knee_ms);
+    c["c"] = ToJson(r.end_ms);
+    c["b_solver"] = ToJson(p.result.knee_ms);
+    c["c_solver"] = ToJson(p.result.foot_ms);
+    c["circle"] = {{"center", ToJson(p.circle.center_ms)},
+                   {"radius", Clean(p.circle.radius)},
+                   {"normal", ToJson(p.circle.normal_ms)}};
+    c["length_at"] = Clean(p.length_at);
+    c["reach_margin"] = Clean(p.reach_margin);
+    c["knee_bend_deg"] = Clean(p.knee_bend_deg);
+    c["knee_displacement"] = Clean(p.knee_displacement);
+    c["flip_margin"] = Clean(p.flip_margin);
+    c["used_pole"] = p.used_pole;
+    c["used_fallback_side"] = p.used_fallback_side;
+    c["limit_clamped"] = r.output.limit_clamped;
+    c["softened"] = r.output.softened;
+    c["exact"] = r.report.exact;
+    c["hip_delta_ls"] = RotationJson(r.report.hip_delta_ls);
+    c["knee_delta_ls"] = RotationJson(r.report.knee_delta_ls);
+    chains[sc.chain.name] = c;
+  }
+  j["chains"] = chains;
+
+  const Listing listing(s);
+  Json bones = Json::array();
+  for (std::size_t i = 0; i < listing.bones.size(); ++i) {
+    const std::size_t b = static_cast<std::size_t>(listing.bones[i]);
+    const anim::Transform& local = after.locals_ls[b];
+    Json bone;
+    bone["name"] = s.names[b];
+    bone["parent"] = listing.parent[i];
+    bone["rotation_ls"] = ToJson(local.rotation);
+    bone["euler_deg"] = ToJson(glm::degrees(glm::eulerAngles(local.rotation)));
+    bone["position_ms"] = ToJson(anim::PositionMs(after, static_cast<int>(b)));
+    bone["translation_ls"] = ToJson(local.translation);
+    bone["scale_ls"] = ToJson(local.scale);
+    const glm::vec3 moved = anim::PositionMs(after, static_cast<int>(b)) -
+                            anim::PositionMs(before, static_cast<int>(b));
+    const float turned = std::abs(glm::dot(local.rotation, before.locals_ls[b].rotation));
+    bone["changed"] = glm::length(moved) > 1e-6f || turned < 1.f - 1e-7f ||
+                      local.translation != before.locals_ls[b].translation;
+    bones.push_back(bone);
+  }
+  j["bones"] = bones;
+  return j;
+}
+
+}  // namespace ikpose::asset

@@ -1,0 +1,48 @@
+// Reports on a model and on a solved pose, as JSON: the data behind `ikpose inspect` and
+// `ikpose pose` (DESIGN.md fixes the field names; these add more, rename none).
+//
+// What: `InspectReport` (file, units, height, bounds, bones, meshes, skins, materials, clips,
+// chains, warnings) and `PoseReport` (per chain the solver's report, per bone the local
+// transform, Euler angles and model-space position).
+// Why: the command line prints them, `--out` saves them, tests and tools read them back.
+// Limits: "bones" lists the skeleton minus nodes that only carry a mesh (ReportedBones);
+// "parent" indexes that list. Euler angles are degrees, x then y then z applied in that order
+// (R = Rz * Ry * Rx), as glm::eulerAngles gives them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <nlohmann/json.hpp>
+
+#include "anim/apply_ik.h"
+#include "anim/model.h"
+
+namespace ikpose::asset {
+
+using Json = nlohmann::ordered_json;
+
+// Skeleton indices of the bones a report lists, in skeleton order.
+std::vector<int> ReportedBones(const anim::Skeleton& skeleton);
+
+// Height along +Y of the skinned rest pose (meshes, else joints).
+float ModelHeight(const anim::Model& model, const anim::Pose& rest);
+
+Json InspectReport(const anim::Model& model);
+
+struct SolvedChain {
+  anim::LimbChain chain;
+  anim::ChainSolveResult result;
+  bool has_pole = false;
+  glm::vec3 pole_ms{0.f};
+};
+
+// `before` is the pose the chains were solved from (rest or clip), `after` the result.
+Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::Pose& after,
+                const std::vector<SolvedChain>& chains);
+
+Json ToJson(const glm::vec3& v);
+Json ToJson(const glm::quat& q);  // [x, y, z, w]
+
+}  // namespace ikpose::asset
