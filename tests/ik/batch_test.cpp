@@ -1,1 +1,121 @@
+// The structure-of-arrays batch agrees with the one-at-a-time solvers.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "ik/two_bone_batch.h"
+#include "test_chains.h"
+
+namespace ikpose::ik {
+namespace {
+
+struct Soa {
+  explicit Soa(std::size_t n) : v(n * 30), n_(n) {}
+  float* Col(int i) { return v.data() + i * n_; }
+  std::vector<float> v;
+  std::size_t n_;
+};
+
+TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
+  const std::size_t n = 100003;  // not a multiple of the vector width
+  testing::ChainGenerator gen(61u);
+  std::vector<testing::RandomChain> chains(n);
+  for (std::size_t i = 0; i < n; ++i) chains[i] = gen.Next();
+  // Some invalid chains: NaN, zero-length bones, a target on the hip.
+  chains[5].b.x = std::numeric_limits<float>::quiet_NaN();
+  chains[6].c = chains[6].b;
+  chains[7].t = chains[7].a;
+  chains[8].a.y = std::numeric_limits<float>::infinity();
+
+  Soa soa(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::vec3 pts[4] = {chains[i].a, chains[i].b, chains[i].c, chains[i].t};
+    for (int p = 0; p < 4; ++p) {
+      for (int k = 0; k < 3; ++k) soa.Col(p * 3 + k)[i] = pts[p][k];
+    }
+  }
+  ChainBatchInput in;
+  ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
+  for (int p = 0; p < 4; ++p) *ins[p] = {soa.Col(p * 3), soa.Col(p * 3 + 1), soa.Col(p * 3 + 2)};
+  ChainBatchOutput out;
+  out.knee = {soa.Col(12), soa.Col(13), soa.Col(14)};
+  out.foot = {soa.Col(15), soa.Col(16), soa.Col(17)};
+  out.hip_rotation = {soa.Col(18), soa.Col(19), soa.Col(20), soa.Col(21)};
+  out.knee_rotation = {soa.Col(22), soa.Col(23), soa.Col(24), soa.Col(25)};
+  std::vector<std::uint8_t> reach(n);
+  out.reach = reach.data();
+  SolveChainBatch(in, out, n);
+
+  int invalid = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const testing::RandomChain& ch = chains[i];
+    const ChainSolution one = SolveChain(ch.a, ch.b, ch.c, ch.t);
+    const glm::vec3 knee(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
+    const glm::vec3 foot(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
+    const glm::quat q1(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
+                       out.hip_rotation.z[i]);
+    const glm::quat q2(out.knee_rotation.w[i], out.knee_rotation.x[i], out.knee_rotation.y[i],
+                       out.knee_rotation.z[i]);
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    if (!one.valid) {
+      ++invalid;
+      ASSERT_EQ(reach[i], kBatchInvalid);
+      ASSERT_EQ(q1, glm::quat(1.f, 0.f, 0.f, 0.f));
+      continue;
+    }
+    const float tol = 1e-5f * ch.limb;
+    ASSERT_EQ(reach[i], static_cast<std::uint8_t>(one.reach));
+    ASSERT_LE(glm::length(knee - one.knee), tol);
+    ASSERT_LE(glm::length(foot - one.foot), tol);
+    ASSERT_NEAR(std::abs(glm::dot(q1, one.hip_rotation)), 1.f, 1e-6f);
+    ASSERT_NEAR(std::abs(glm::dot(q2, one.knee_rotation)), 1.f, 1e-6f);
+    // The rotations do what they say: they carry the old bones onto the new ones.
+    ASSERT_LE(glm::length(ch.a + q1 * (ch.b - ch.a) - knee), tol);
+    ASSERT_LE(glm::length(knee + q2 * (q1 * (ch.c - ch.b)) - foot), tol);
+  }
+  EXPECT_EQ(invalid, 4);
+}
+
+TEST(ChainBatch, SolveChainIsThePositionsStepWithDefaultOptions) {
+  testing::ChainGenerator gen(62u);
+  for (int i = 0; i < 20000; ++i) {
+    const testing::RandomChain ch = gen.Next();
+    PositionsInput in;
+    in.hip_ms = ch.a;
+    in.knee_ms = ch.b;
+    in.foot_ms = ch.c;
+    in.target_ms = ch.t;
+    PositionsResult r;
+    const ChainSolution s = SolveChain(ch.a, ch.b, ch.c, ch.t);
+    ASSERT_EQ(SolvePositions(in, &r) == InputError::kNone, s.valid);
+    if (!s.valid) continue;
+    ASSERT_EQ(r.reach, s.reach);
+    ASSERT_EQ(r.knee_ms, s.knee);
+    ASSERT_EQ(r.foot_ms, s.foot);
+  }
+}
+
+TEST(ChainBatch, WritesNoReachWhenNotAskedAndHandlesAnEmptyBatch) {
+  float x[3] = {0.f, 0.f, 0.f}, y[3] = {0.f, -1.f, -2.f}, z[3] = {0.f, 0.1f, 0.f};
+  float t[3] = {0.5f, -1.5f, 0.f};
+  float o[14][1];
+  ChainBatchInput in;
+  in.hip = {&x[0], &y[0], &z[0]};
+  in.knee = {&x[1], &y[1], &z[1]};
+  in.foot = {&x[2], &y[2], &z[2]};
+  in.target = {&t[0], &t[1], &t[2]};
+  ChainBatchOutput out;
+  out.knee = {o[0], o[1], o[2]};
+  out.foot = {o[3], o[4], o[5]};
+  out.hip_rotation = {o[6], o[7], o[8], o[9]};
+  out.knee_rotation = {o[10], o[11], o[12], o[13]};
+  SolveChainBatch(in, out, 0);
+  SolveChainBatch(in, out, 1);
+  EXPECT_NEAR(o[3][0], 0.5f, 1e-6f);
+  EXPECT_NEAR(o[4][0], -1.5f, 1e-6f);
+}
+
+}  // namespace
+}  // namespace ikpose::ik
