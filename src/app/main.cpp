@@ -2,10 +2,15 @@
 // line on stderr, `ikpose: error: <what>`, with a non-zero exit.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/glm.hpp>
 
 #include "app/paths.h"
 #include "app/viewer.h"
@@ -32,6 +37,39 @@ bool ParseSize(const std::string& text, int* width, int* height) {
   return true;
 }
 
+// "CHAIN=x,y,z" with finite numbers.
+bool ParseChainPoint(const std::string& text, std::pair<std::string, glm::vec3>* out,
+                     std::string* error) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    *error = "expected CHAIN=x,y,z, got '" + text + "'";
+    return false;
+  }
+  float x = 0, y = 0, z = 0;
+  char rest = 0;
+  const std::string numbers = text.substr(eq + 1);
+  if (std::sscanf(numbers.c_str(), "%f,%f,%f%c", &x, &y, &z, &rest) != 3) {
+    *error = "expected three numbers x,y,z in '" + text + "'";
+    return false;
+  }
+  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) {
+    *error = "position in '" + text + "' is not finite";
+    return false;
+  }
+  *out = {text.substr(0, eq), glm::vec3(x, y, z)};
+  return true;
+}
+
+bool ParseChainPoints(const std::vector<std::string>& texts,
+                      std::vector<std::pair<std::string, glm::vec3>>* out, std::string* error) {
+  for (const auto& text : texts) {
+    std::pair<std::string, glm::vec3> point;
+    if (!ParseChainPoint(text, &point, error)) return false;
+    out->push_back(point);
+  }
+  return true;
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
@@ -50,11 +88,11 @@ int main(int argc, char** argv) {
 
   ikpose::app::ViewerOptions view;
   std::string view_size = "1280x720";
-  std::string view_scene;
   CLI::App* view_cmd = cli.add_subcommand("view", "open the viewer");
   view_cmd->add_option("MODEL", view.model_path, "model to open (default: the bundled character)");
-  view_cmd->add_option("--scene", view_scene, "scene file to open");
   view_cmd->add_option("--size", view_size, "window size WxH");
+  view_cmd->add_option("--report", view.report_path,
+                       "on exit, write each limb's target and end position as JSON");
 
   ikpose::app::ViewerOptions render;
   std::string render_size = "1280x720";
@@ -63,6 +101,18 @@ int main(int argc, char** argv) {
   render_cmd->add_option("MODEL", render.model_path, "model (default: the bundled character)");
   render_cmd->add_option("--out", render.screenshot_path, "PNG file to write")->required();
   render_cmd->add_option("--size", render_size, "image size WxH");
+  std::vector<std::string> render_targets, render_poles;
+  std::string render_camera;
+  render_cmd->add_option("--target", render_targets, "CHAIN=x,y,z: a limb target (model space)");
+  render_cmd->add_option("--pole", render_poles, "CHAIN=x,y,z: a pole for that limb");
+  render_cmd->add_option("--camera", render_camera,
+                         "yaw,pitch,distance in degrees and model units");
+  render_cmd->add_option("--clip", render.clip, "clip to pose the model from");
+  render_cmd->add_option("--time", render.clip_time, "time in the clip, seconds");
+  bool render_overlay = false;
+  bool render_no_panel = false;
+  render_cmd->add_flag("--overlay", render_overlay, "draw skeleton, targets, knee circles");
+  render_cmd->add_flag("--no-panel", render_no_panel, "leave the ImGui panel out");
 
   try {
     cli.parse(argc, argv);
@@ -80,8 +130,27 @@ int main(int argc, char** argv) {
     if (!ParseSize(render_size, &render.width, &render.height)) {
       return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);
     }
+    std::string error;
+    if (!ParseChainPoints(render_targets, &render.targets, &error) ||
+        !ParseChainPoints(render_poles, &render.poles, &error)) {
+      return Fail(error, 2);
+    }
+    if (!render_camera.empty()) {
+      ikpose::app::CameraSetting camera;
+      char rest = 0;
+      if (std::sscanf(render_camera.c_str(), "%f,%f,%f%c", &camera.yaw_deg, &camera.pitch_deg,
+                      &camera.distance, &rest) != 3 ||
+          !std::isfinite(camera.yaw_deg) || !std::isfinite(camera.pitch_deg) ||
+          !std::isfinite(camera.distance) || camera.distance < 0) {
+        return Fail("--camera must be yaw,pitch,distance, got '" + render_camera + "'", 2);
+      }
+      render.camera = camera;
+    }
+    if (!std::isfinite(render.clip_time)) return Fail("--time must be a finite number", 2);
     if (render.model_path.empty()) render.model_path = ikpose::app::DefaultModelPath();
     render.offscreen = true;
+    render.overlay = render_overlay;
+    render.panel = !render_no_panel;
     return ikpose::app::RunViewer(render);
   }
 

@@ -7,12 +7,25 @@
 #include <imgui.h>
 
 #include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
+#include "anim/model.h"
 #include "app/gl_window.h"
+#include "app/orbit_camera.h"
+#include "app/paths.h"
+#include "asset/load_model.h"
+#include "render/line_renderer.h"
+#include "render/model_renderer.h"
 #include "render/png_file.h"
 #include "render/render_target.h"
+#include "scene/overlays.h"
+#include "scene/posing_session.h"
 #include "ui/panel.h"
 
 namespace ikpose::app {
@@ -21,14 +34,134 @@ namespace {
 
 constexpr int kMsaaSamples = 4;
 
+// What the user is dragging with the left mouse button.
+struct Drag {
+  enum class Kind { kNone, kTarget, kPole, kOrbit, kPan } kind = Kind::kNone;
+  anim::Limb limb = anim::Limb::kLeftArm;
+  glm::vec3 start_ms{0.0f};     // the handle's position when grabbed
+  glm::vec3 grab_hit_ms{0.0f};  // where the ray met the drag plane when grabbed
+  glm::vec3 plane_normal_ms{0.0f, 0.0f, 1.0f};
+  int axis = -1;  // X/Y/Z key held: movement only along that axis
+};
+
+// Everything a loaded model needs; replaced whole when another file loads.
+struct LoadedModel {
+  std::unique_ptr<anim::Model> model;
+  std::unique_ptr<scene::PosingSession> session;
+  std::unique_ptr<render::ModelRenderer> renderer;
+  glm::vec3 center_ms{0.0f};
+  float radius = 1.0f;
+  float height = 1.0f;
+  float floor_y = 0.0f;
+};
+
+// Members are destroyed in reverse order, so every GL object below `window` goes before the
+// context does.
 struct ViewerState {
   ViewerOptions options;
   std::unique_ptr<GlWindow> window;
   render::RenderTarget target;
-  ui::PanelInfo panel;
+  render::LineRenderer lines;
+  anim::DebugDraw debug;
+  LoadedModel loaded;
+  OrbitCamera camera;
+  ui::PanelState panel;
+  Drag drag;
+  unsigned gpu_timer = 0;
+  bool gpu_timer_pending = false;
   bool running = true;
   bool imgui_ready = false;
+  std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
 };
+
+bool LoadInto(ViewerState& state, const std::string& path, std::string* error) {
+  LoadedModel next;
+  next.model = std::make_unique<anim::Model>();
+  if (!asset::TryLoadModel(path, next.model.get(), error)) return false;
+  next.session = std::make_unique<scene::PosingSession>(*next.model);
+  next.renderer = std::make_unique<render::ModelRenderer>();
+  if (!next.renderer->Init(DataDir() / "shaders", error)) return false;
+  std::vector<std::string> warnings;
+  next.renderer->Load(*next.model, &warnings);
+  const anim::Bounds bounds = anim::ComputeBounds(*next.model, next.session->pose());
+  if (!bounds.empty()) {
+    next.center_ms = 0.5f * (bounds.min + bounds.max);
+    next.radius = 0.5f * glm::length(bounds.max - bounds.min);
+    next.height = bounds.max.y - bounds.min.y;
+    next.floor_y = bounds.min.y;
+  }
+  // Ladder in front of the character, sized to it.
+  scene::Ladder& ladder = next.session->ladder;
+  const float h = std::max(next.height, 1e-3f);
+  ladder.base_ms = {next.center_ms.x, next.floor_y,
+                    next.center_ms.z + 0.2f * h * next.session->chains().forward_ms.z};
+  ladder.rung_spacing = 0.17f * h;
+  ladder.rail_width = 0.28f * h;
+  ladder.rung_radius = 0.011f * h;
+  ladder.first_rung_height = 0.14f * h;
+  state.loaded = std::move(next);
+  state.panel.model_label = std::filesystem::path(path).filename().string();
+  state.panel.model_height = state.loaded.height;
+  state.panel.selected_bone = -1;
+  state.panel.status = warnings.empty() ? "" : warnings.front();
+  // Face the character: its forward direction points at the camera.
+  const glm::vec3 forward = state.loaded.session->chains().forward_ms;
+  state.camera = OrbitCamera{};
+  state.camera.yaw_deg = glm::degrees(std::atan2(forward.x, forward.z));
+  state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+  state.drag = {};
+  return true;
+}
+
+bool ApplyStartupOptions(ViewerState& state, std::string* error) {
+  scene::PosingSession& session = *state.loaded.session;
+  const anim::Model& model = *state.loaded.model;
+  if (!state.options.clip.empty()) {
+    const int clip = anim::FindClip(model, state.options.clip);
+    if (clip < 0) {
+      *error = "no clip named '" + state.options.clip + "' in " + state.options.model_path;
+      return false;
+    }
+    session.playback.clip = clip;
+    session.playback.time = state.options.clip_time;
+    session.ResetTargets();
+  }
+  const auto limb_of = [&](const std::string& name, anim::Limb* limb) {
+    for (anim::Limb l : anim::kLimbs) {
+      const anim::LimbChain& chain = session.chain(l);
+      if (name == anim::LimbName(l) ||
+          (chain.valid() && model.skeleton.names[static_cast<std::size_t>(chain.end)] == name)) {
+        *limb = l;
+        return chain.valid();
+      }
+    }
+    return false;
+  };
+  for (const auto& [name, position] : state.options.targets) {
+    anim::Limb limb;
+    if (!limb_of(name, &limb)) {
+      *error = "no limb chain '" + name + "' in " + state.options.model_path;
+      return false;
+    }
+    session.target(limb).target_ms = position;
+  }
+  for (const auto& [name, position] : state.options.poles) {
+    anim::Limb limb;
+    if (!limb_of(name, &limb)) {
+      *error = "no limb chain '" + name + "' in " + state.options.model_path;
+      return false;
+    }
+    session.target(limb).options.solver.use_pole = true;
+    session.target(limb).options.solver.pole_ms = position;
+  }
+  if (state.options.camera) {
+    state.camera.yaw_deg += state.options.camera->yaw_deg;  // 0: in front of the character
+    state.camera.pitch_deg = state.options.camera->pitch_deg;
+    if (state.options.camera->distance > 0.0f)
+      state.camera.distance = state.options.camera->distance;
+  }
+  return true;
+}
 
 bool Init(ViewerState& state, std::string* error) {
   WindowOptions window_options;
@@ -47,12 +180,113 @@ bool Init(ViewerState& state, std::string* error) {
   ImGui_ImplSDL2_InitForOpenGL(state.window->sdl_window(), state.window->gl_context());
   ImGui_ImplOpenGL3_Init("#version 330 core");
   state.imgui_ready = true;
-  return true;
+
+  if (!state.lines.Init(DataDir() / "shaders", error)) return false;
+  glGenQueries(1, &state.gpu_timer);
+  if (!LoadInto(state, state.options.model_path, error)) return false;
+  return ApplyStartupOptions(state, error);
 }
 
-// Input goes to ImGui first; what it does not want goes to the viewer.
+glm::vec2 DrawableMouse(const ViewerState& state, int x, int y) {
+  int window_w = 0, window_h = 0, drawable_w = 0, drawable_h = 0;
+  SDL_GetWindowSize(state.window->sdl_window(), &window_w, &window_h);
+  state.window->DrawableSize(&drawable_w, &drawable_h);
+  return {static_cast<float>(x) * static_cast<float>(drawable_w) /
+              static_cast<float>(std::max(window_w, 1)),
+          static_cast<float>(y) * static_cast<float>(drawable_h) /
+              static_cast<float>(std::max(window_h, 1))};
+}
+
+Ray MouseRay(const ViewerState& state, int x, int y) {
+  const glm::vec2 p = DrawableMouse(state, x, y);
+  return state.camera.PixelRay(p.x, p.y, static_cast<float>(state.target.width()),
+                               static_cast<float>(state.target.height()));
+}
+
+// Left button down: a target or pole handle, else a joint (selects it), else orbit.
+void BeginDrag(ViewerState& state, int x, int y) {
+  scene::PosingSession& session = *state.loaded.session;
+  const Ray ray = MouseRay(state, x, y);
+  const float handle = scene::HandleRadius(state.loaded.height) * 1.6f;
+  float best = std::numeric_limits<float>::max();
+  state.drag = {};
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbTarget& t = session.target(limb);
+    if (!t.available) continue;
+    const float hit = RaySphere(ray, t.target_ms, handle);
+    if (hit >= 0.0f && hit < best) {
+      best = hit;
+      state.drag.kind = Drag::Kind::kTarget;
+      state.drag.limb = limb;
+      state.drag.start_ms = t.target_ms;
+    }
+    if (t.options.solver.use_pole) {
+      const float pole_hit = RaySphere(ray, t.options.solver.pole_ms, handle);
+      if (pole_hit >= 0.0f && pole_hit < best) {
+        best = pole_hit;
+        state.drag.kind = Drag::Kind::kPole;
+        state.drag.limb = limb;
+        state.drag.start_ms = t.options.solver.pole_ms;
+      }
+    }
+  }
+  if (state.drag.kind != Drag::Kind::kNone) {
+    state.drag.plane_normal_ms = -ray.direction_ms;
+    if (!RayPlane(ray, state.drag.start_ms, state.drag.plane_normal_ms, &state.drag.grab_hit_ms)) {
+      state.drag.grab_hit_ms = state.drag.start_ms;
+    }
+    return;
+  }
+  // A joint under the mouse becomes the selected bone.
+  const anim::Skeleton& skeleton = state.loaded.model->skeleton;
+  for (int bone = 0; bone < skeleton.size(); ++bone) {
+    if (!skeleton.IsJoint(bone)) continue;
+    const float hit = RaySphere(ray, anim::PositionMs(session.pose(), bone), handle * 0.5f);
+    if (hit >= 0.0f && hit < best) {
+      best = hit;
+      state.panel.selected_bone = bone;
+    }
+  }
+  state.drag.kind = Drag::Kind::kOrbit;
+}
+
+void UpdateDrag(ViewerState& state, int x, int y, int dx, int dy) {
+  Drag& drag = state.drag;
+  if (drag.kind == Drag::Kind::kOrbit) {
+    state.camera.Orbit(-0.4f * static_cast<float>(dx), 0.4f * static_cast<float>(dy));
+    return;
+  }
+  if (drag.kind == Drag::Kind::kPan) {
+    state.camera.Pan(
+        static_cast<float>(dx) / static_cast<float>(std::max(state.target.height(), 1)),
+        static_cast<float>(dy) / static_cast<float>(std::max(state.target.height(), 1)));
+    return;
+  }
+  if (drag.kind != Drag::Kind::kTarget && drag.kind != Drag::Kind::kPole) return;
+  glm::vec3 hit;
+  if (!RayPlane(MouseRay(state, x, y), drag.start_ms, drag.plane_normal_ms, &hit)) return;
+  glm::vec3 delta = hit - drag.grab_hit_ms;
+  const Uint8* keys = SDL_GetKeyboardState(nullptr);
+  drag.axis = keys[SDL_SCANCODE_X] ? 0 : keys[SDL_SCANCODE_Y] ? 1 : keys[SDL_SCANCODE_Z] ? 2 : -1;
+  if (drag.axis >= 0) {
+    const float along = delta[drag.axis];
+    delta = glm::vec3(0.0f);
+    delta[drag.axis] = along;
+  }
+  if ((SDL_GetModState() & KMOD_SHIFT) != 0) delta *= 0.1f;  // fine moves
+  scene::LimbTarget& t = state.loaded.session->target(drag.limb);
+  if (drag.kind == Drag::Kind::kTarget) {
+    t.target_ms = drag.start_ms + delta;
+    t.rung = -1;
+  } else {
+    t.options.solver.pole_ms = drag.start_ms + delta;
+  }
+}
+
+// Input goes to ImGui first, then target dragging, then the camera.
 void HandleEvent(ViewerState& state, const SDL_Event& event) {
   ImGui_ImplSDL2_ProcessEvent(&event);
+  const ImGuiIO& io = ImGui::GetIO();
   switch (event.type) {
     case SDL_QUIT:
       state.running = false;
@@ -63,28 +297,154 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
         state.running = false;
       }
       break;
+    case SDL_DROPFILE: {
+      std::string error;
+      const std::string path = event.drop.file;
+      SDL_free(event.drop.file);
+      if (!LoadInto(state, path, &error)) {
+        state.panel.status = "could not open " + path + ": " + error;
+      } else {
+        state.options.model_path = path;
+      }
+      break;
+    }
+    case SDL_MOUSEBUTTONDOWN:
+      if (io.WantCaptureMouse) break;
+      if (event.button.button == SDL_BUTTON_LEFT) {
+        BeginDrag(state, event.button.x, event.button.y);
+      } else {
+        state.drag = {};
+        state.drag.kind = Drag::Kind::kPan;
+      }
+      break;
+    case SDL_MOUSEBUTTONUP:
+      state.drag = {};
+      break;
+    case SDL_MOUSEMOTION:
+      if (state.drag.kind != Drag::Kind::kNone) {
+        UpdateDrag(state, event.motion.x, event.motion.y, event.motion.xrel, event.motion.yrel);
+      }
+      break;
+    case SDL_MOUSEWHEEL:
+      if (io.WantCaptureMouse) break;
+      state.camera.Zoom(std::pow(0.9f, static_cast<float>(event.wheel.y)));
+      break;
+    case SDL_KEYDOWN:
+      if (io.WantCaptureKeyboard) break;
+      switch (event.key.keysym.sym) {
+        case SDLK_f:
+          state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+          break;
+        case SDLK_r: {
+          const float yaw = glm::degrees(std::atan2(state.loaded.session->chains().forward_ms.x,
+                                                    state.loaded.session->chains().forward_ms.z));
+          state.camera = OrbitCamera{};
+          state.camera.yaw_deg = yaw;
+          state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+          break;
+        }
+        case SDLK_LEFT:
+          state.camera.Orbit(-5.0f, 0.0f);
+          break;
+        case SDLK_RIGHT:
+          state.camera.Orbit(5.0f, 0.0f);
+          break;
+        case SDLK_UP:
+          state.camera.Orbit(0.0f, 5.0f);
+          break;
+        case SDLK_DOWN:
+          state.camera.Orbit(0.0f, -5.0f);
+          break;
+        case SDLK_EQUALS:
+        case SDLK_PLUS:
+        case SDLK_KP_PLUS:
+          state.camera.Zoom(0.9f);
+          break;
+        case SDLK_MINUS:
+        case SDLK_KP_MINUS:
+          state.camera.Zoom(1.0f / 0.9f);
+          break;
+        case SDLK_ESCAPE:
+          state.running = false;
+          break;
+        default:
+          break;
+      }
+      break;
     default:
       break;
   }
 }
 
-void Frame(ViewerState& state) {
+void RecordGrid(ViewerState& state) {
+  const float h = std::max(state.loaded.height, 1e-3f);
+  const float step = std::pow(10.0f, std::floor(std::log10(h * 0.5f)));  // 1 m grid for people
+  const int lines = 10;
+  const glm::vec3 c(std::round(state.loaded.center_ms.x / step) * step, state.loaded.floor_y,
+                    std::round(state.loaded.center_ms.z / step) * step);
+  for (int i = -lines; i <= lines; ++i) {
+    const float o = static_cast<float>(i) * step * 0.5f;
+    const float e = static_cast<float>(lines) * step * 0.5f;
+    const glm::vec4 color =
+        i == 0 ? glm::vec4(0.55f, 0.55f, 0.6f, 0.8f) : glm::vec4(0.4f, 0.42f, 0.46f, 0.55f);
+    state.debug.Line(c + glm::vec3(-e, 0, o), c + glm::vec3(e, 0, o), color);
+    state.debug.Line(c + glm::vec3(o, 0, -e), c + glm::vec3(o, 0, e), color);
+  }
+}
+
+void Frame(ViewerState& state, float seconds) {
   const auto start = std::chrono::steady_clock::now();
   int width = 0;
   int height = 0;
   state.window->DrawableSize(&width, &height);
   state.target.Resize(width, height, kMsaaSamples);
+  scene::PosingSession& session = *state.loaded.session;
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  ui::DrawMainPanel(state.panel);
+  if (!state.options.offscreen || state.options.panel) ui::DrawMainPanel(&session, state.panel);
   ImGui::Render();
+  if (state.panel.request_reset_targets) session.ResetTargets();
+  if (state.panel.request_frame_model)
+    state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+  state.panel.request_reset_targets = state.panel.request_frame_model = false;
 
+  session.Advance(seconds);
+  session.Evaluate();
+  state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
+
+  state.debug.Clear();
+  RecordGrid(state);
+  anim::DebugDraw overlays;
+  if (!state.options.offscreen || state.options.overlay) {
+    scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, overlays);
+  }
+
+  if (state.gpu_timer_pending) {
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(state.gpu_timer, GL_QUERY_RESULT, &ns);
+    state.panel.frame_ms_gpu = static_cast<float>(ns) * 1e-6f;
+  }
+  glBeginQuery(GL_TIME_ELAPSED, state.gpu_timer);
   state.target.Bind();
   glClearColor(0.18f, 0.20f, 0.23f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
+  const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
+  state.lines.Draw(state.debug, view_proj, false);
+  render::Lighting lighting;
+  lighting.eye_ms = state.camera.Eye();
+  // The key light comes from above, over the camera's right shoulder.
+  const glm::vec3 to_eye = glm::normalize(state.camera.Eye() - state.camera.focus_ms);
+  lighting.light_dir_ms = glm::normalize(to_eye + glm::vec3(0.0f, 1.2f, 0.0f) +
+                                         0.5f * glm::cross(glm::vec3(0, 1, 0), to_eye));
+  state.loaded.renderer->Draw(view_proj, lighting);
+  state.lines.Draw(overlays, view_proj, true);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glEndQuery(GL_TIME_ELAPSED);
+  state.gpu_timer_pending = true;
   state.target.Resolve();
   state.target.BlitToScreen(width, height);
 
@@ -92,45 +452,93 @@ void Frame(ViewerState& state) {
   state.panel.frame_ms_cpu = std::chrono::duration<float, std::milli>(end - start).count();
 }
 
+// The report `--report FILE` asks for: each limb's target and where its end joint is now.
+bool WriteReport(const ViewerState& state, std::string* error) {
+  const scene::PosingSession& session = *state.loaded.session;
+  nlohmann::json chains = nlohmann::json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbTarget& t = session.target(limb);
+    if (!t.available) continue;
+    const anim::ChainSolveResult& r = session.result(limb);
+    const glm::vec3 end = anim::EndPositionMs(session.chain(limb), session.pose());
+    nlohmann::json c = {{"target", {t.target_ms.x, t.target_ms.y, t.target_ms.z}},
+                        {"end", {end.x, end.y, end.z}},
+                        {"enabled", t.enabled},
+                        {"error", glm::length(end - t.target_ms)}};
+    if (r.ok) c["reach"] = std::string(ik::ReachName(r.output.reach));
+    // Where the handle is on screen, in window pixels (top-left origin): tests drag from here.
+    int window_w = 0, window_h = 0;
+    SDL_GetWindowSize(state.window->sdl_window(), &window_w, &window_h);
+    const glm::vec3 px = state.camera.Project(t.target_ms, static_cast<float>(window_w),
+                                              static_cast<float>(window_h));
+    c["target_px"] = {px.x, px.y};
+    chains[std::string(anim::LimbName(limb))] = c;
+  }
+  const nlohmann::json report = {
+      {"model", state.options.model_path}, {"height", state.loaded.height}, {"chains", chains}};
+  const std::string temp = state.options.report_path + ".tmp";
+  {
+    std::ofstream out(temp);
+    out << report.dump(2) << "\n";
+    if (!out) {
+      *error = "cannot write " + state.options.report_path;
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(temp, state.options.report_path, ec);
+  if (ec) {
+    std::filesystem::remove(temp, ec);
+    *error = "cannot write " + state.options.report_path;
+    return false;
+  }
+  return true;
+}
+
 void Cleanup(ViewerState& state) {
+  if (state.gpu_timer != 0) glDeleteQueries(1, &state.gpu_timer);
   if (state.imgui_ready) {
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplSDL2_Shutdown();
     ImGui::DestroyContext();
   }
-  state.window.reset();
 }
 
 }  // namespace
 
 int RunViewer(const ViewerOptions& options) {
-  ViewerState state;
-  state.options = options;
+  auto state = std::make_unique<ViewerState>();
+  state->options = options;
   std::string error;
-  if (!Init(state, &error)) {
-    std::cerr << "ikpose: error: " << error << "\n";
-    Cleanup(state);
-    return 1;
-  }
   int exit_code = 0;
-  if (options.offscreen) {
+  if (!Init(*state, &error)) {
+    std::cerr << "ikpose: error: " << error << "\n";
+    exit_code = 1;
+  } else if (options.offscreen) {
     // Two frames: ImGui sizes its windows from the first one.
-    for (int i = 0; i < 2; ++i) Frame(state);
-    if (!render::WritePngAtomically(options.screenshot_path, state.target.width(),
-                                    state.target.height(), state.target.ReadRgba(), &error)) {
+    for (int i = 0; i < 2; ++i) Frame(*state, 0.0f);
+    if (!render::WritePngAtomically(options.screenshot_path, state->target.width(),
+                                    state->target.height(), state->target.ReadRgba(), &error)) {
       std::cerr << "ikpose: error: " << error << "\n";
       exit_code = 1;
     }
   } else {
-    while (state.running) {
+    while (state->running) {
       SDL_Event event;
-      while (SDL_PollEvent(&event)) HandleEvent(state, event);
-      if (!state.running) break;
-      Frame(state);
-      state.window->Swap();
+      while (SDL_PollEvent(&event)) HandleEvent(*state, event);
+      if (!state->running) break;
+      const auto now = std::chrono::steady_clock::now();
+      const float seconds = std::chrono::duration<float>(now - state->last_frame).count();
+      state->last_frame = now;
+      Frame(*state, seconds);
+      state->window->Swap();
     }
   }
-  Cleanup(state);
+  if (exit_code == 0 && !options.report_path.empty() && !WriteReport(*state, &error)) {
+    std::cerr << "ikpose: error: " << error << "\n";
+    exit_code = 1;
+  }
+  if (state->window) Cleanup(*state);
   return exit_code;
 }
 

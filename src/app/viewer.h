@@ -1,11 +1,22 @@
-// The viewer: one state struct driven by init / event / frame / cleanup, as a thin host over
-// the render, ui and scene layers. `ikpose view` runs it in a window; `ikpose render` runs the
-// very same frame through SDL's offscreen driver and saves the image.
+// The viewer: one state struct driven by init / event / frame / cleanup, a thin host over the
+// scene, render and ui layers. `ikpose view` runs it in a window; `ikpose render` runs the very
+// same frame through SDL's offscreen driver and saves the image.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <glm/glm.hpp>
 
 namespace ikpose::app {
+
+struct CameraSetting {
+  float yaw_deg = 0.0f;
+  float pitch_deg = 10.0f;
+  float distance = 0.0f;  // 0: frame the model
+};
 
 struct ViewerOptions {
   std::string model_path;
@@ -13,6 +24,14 @@ struct ViewerOptions {
   int height = 720;
   bool offscreen = false;
   std::string screenshot_path;  // offscreen: where the PNG goes
+  std::string report_path;      // written on exit: targets and where the limbs ended
+  std::vector<std::pair<std::string, glm::vec3>> targets;  // CHAIN -> model-space target
+  std::vector<std::pair<std::string, glm::vec3>> poles;
+  std::optional<CameraSetting> camera;
+  std::string clip;  // clip name; empty for the rest pose
+  float clip_time = 0.0f;
+  bool overlay = true;  // offscreen: draw skeleton, targets and circles
+  bool panel = true;    // offscreen: draw the ImGui panel
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.

@@ -18,8 +18,8 @@ void PaletteBuffer::Upload(std::span<const glm::mat4> palette) {
   const std::size_t count = palette.empty() ? 1 : palette.size();
   if (count > capacity_) {
     capacity_ = count;
-    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(capacity_ * sizeof(glm::mat4)),
-                 nullptr, GL_DYNAMIC_DRAW);
+    glBufferData(GL_TEXTURE_BUFFER, static_cast<GLsizeiptr>(capacity_ * sizeof(glm::mat4)), nullptr,
+                 GL_DYNAMIC_DRAW);
     glBindTexture(GL_TEXTURE_BUFFER, texture_);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, buffer_);
   }

@@ -60,14 +60,18 @@ void SkinnedMesh::Upload(const MeshUpload& mesh) {
 }
 
 void SkinnedMesh::Draw(unsigned program) const {
+  BindMaterial(program);
+  glBindVertexArray(vao_);
+  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count_), GL_UNSIGNED_INT, nullptr);
+  glBindVertexArray(0);
+}
+
+void SkinnedMesh::BindMaterial(unsigned program) const {
   glUniform4fv(glGetUniformLocation(program, "u_base_color"), 1, glm::value_ptr(base_color_));
   glUniform1i(glGetUniformLocation(program, "u_palette_offset"), palette_offset_);
   glUniform1i(glGetUniformLocation(program, "u_has_texture"), texture_ != 0 ? 1 : 0);
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_2D, texture_);
-  glBindVertexArray(vao_);
-  glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(index_count_), GL_UNSIGNED_INT, nullptr);
-  glBindVertexArray(0);
 }
 
 void SkinnedMesh::DrawPoints() const {

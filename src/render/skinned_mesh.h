@@ -41,6 +41,8 @@ class SkinnedMesh {
   // Binds the vertex array and the material's texture (unit 1) and draws. The caller has set
   // the program and its per-frame uniforms; `program` gets the material uniforms.
   void Draw(unsigned program) const;
+  // Sets the material and skin uniforms of `program` and binds the texture (unit 1).
+  void BindMaterial(unsigned program) const;
   // Draws the vertices as points for transform feedback capture (no indices, no raster).
   void DrawPoints() const;
   std::size_t vertex_count() const { return vertex_count_; }

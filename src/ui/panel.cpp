@@ -2,14 +2,261 @@
 
 #include <imgui.h>
 
+#include <cmath>
+#include <string>
+
+#include <glm/gtc/quaternion.hpp>
+
 namespace ikpose::ui {
 
-void DrawMainPanel(const PanelInfo& info) {
+namespace {
+
+ImVec4 ToImVec4(const glm::vec4& c) {
+  return ImVec4(c.r, c.g, c.b, c.a);
+}
+
+void Vec3Row(const char* label, const glm::vec3& v) {
+  ImGui::Text("%-16s %8.4f %8.4f %8.4f", label, static_cast<double>(v.x), static_cast<double>(v.y),
+              static_cast<double>(v.z));
+}
+
+void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& state) {
+  scene::LimbTarget& target = session.target(limb);
+  const std::string name(anim::LimbName(limb));
+  if (!target.available) {
+    ImGui::TextDisabled("%s: not found in this rig", name.c_str());
+    return;
+  }
+  const anim::ChainSolveResult& result = session.result(limb);
+  ImGui::PushID(name.c_str());
+  const bool solved = target.enabled && result.ok;
+  const glm::vec4 color =
+      solved ? scene::ReachColor(result.output.reach) : glm::vec4(0.6f, 0.6f, 0.6f, 1.0f);
+  ImGui::Checkbox("##enabled", &target.enabled);
+  ImGui::SameLine();
+  const bool open = ImGui::TreeNodeEx(name.c_str(), ImGuiTreeNodeFlags_None);
+  ImGui::SameLine(150);
+  if (solved) {
+    const ik::PositionsReport& p = result.report.positions;
+    ImGui::TextColored(ToImVec4(color), "%s  %+.1f cm", ReachLabel(result.output.reach),
+                       static_cast<double>(p.reach_margin * state.meters_per_unit * 100.0f));
+    if (target.rung >= 0) {
+      ImGui::SameLine();
+      ImGui::Text(" rung %d", target.rung);
+    }
+  } else if (target.enabled) {
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", result.error.c_str());
+  } else {
+    ImGui::TextDisabled("off");
+  }
+  if (open) {
+    const anim::Skeleton& skeleton = session.model().skeleton;
+    const anim::LimbChain& chain = session.chain(limb);
+    ImGui::TextDisabled(
+        "%s > %s > %s (%s)", skeleton.names[static_cast<std::size_t>(chain.upper)].c_str(),
+        skeleton.names[static_cast<std::size_t>(chain.lower)].c_str(),
+        skeleton.names[static_cast<std::size_t>(chain.end)].c_str(), chain.found_by.c_str());
+    ImGui::DragFloat3("target", &target.target_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
+    if (solved) {
+      const ik::PositionsReport& p = result.report.positions;
+      ImGui::Text("|ab| %.4f  |bc| %.4f  |at| %.4f", static_cast<double>(p.length_ab),
+                  static_cast<double>(p.length_bc), static_cast<double>(p.length_at));
+      ImGui::Text("reach margin %+.4f (%+.2f cm)", static_cast<double>(p.reach_margin),
+                  static_cast<double>(p.reach_margin * state.meters_per_unit * 100.0f));
+      ImGui::Text("theta %.2f deg (cos %.4f)  knee bend %.1f deg",
+                  static_cast<double>(glm::degrees(p.theta_rad)), static_cast<double>(p.cos_theta),
+                  static_cast<double>(p.knee_bend_deg));
+      Vec3Row("circle center", p.circle.center_ms);
+      ImGui::Text("circle radius %.4f", static_cast<double>(p.circle.radius));
+      Vec3Row("knee b'", p.result.knee_ms);
+      ImGui::Text("knee moved %.4f  residual %.2e", static_cast<double>(p.knee_displacement),
+                  static_cast<double>(result.error_ms));
+      const float flip = p.flip_margin;
+      if (flip < 0.05f) {
+        ImGui::TextColored(ImVec4(1, 0.7f, 0.1f, 1),
+                           "flip risk HIGH: knee %.3f of limb from the hip-target axis",
+                           static_cast<double>(flip));
+      } else {
+        ImGui::Text("flip margin %.3f of limb length", static_cast<double>(flip));
+      }
+      if (result.output.limit_clamped)
+        ImGui::TextColored(ImVec4(1, 0.7f, 0.1f, 1), "limit clamped");
+      if (result.output.softened) ImGui::TextDisabled("softened near full reach");
+    }
+    ik::TwoBoneOptions& o = target.options.solver;
+    ImGui::Checkbox("pole", &o.use_pole);
+    if (o.use_pole) {
+      ImGui::SameLine();
+      ImGui::DragFloat3("##pole", &o.pole_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
+    }
+    ImGui::Checkbox("hinge limits", &o.use_limits);
+    if (o.use_limits) {
+      ImGui::DragFloatRange2("bend deg", &o.limits.min_deg, &o.limits.max_deg, 0.5f, 0.0f, 180.0f);
+    }
+    ImGui::SliderFloat("soften", &o.soften, 0.0f, 1.0f, "%.2f");
+    ImGui::SliderFloat("weight", &o.weight, 0.0f, 1.0f, "%.2f");
+    int end_rotation = static_cast<int>(target.options.end_rotation);
+    ImGui::Combo("end rotation", &end_rotation, "follow\0keep model rotation\0");
+    target.options.end_rotation = static_cast<ik::EndRotation>(end_rotation);
+    ImGui::Checkbox("solve from rest pose", &target.from_rest);
+    ImGui::TreePop();
+  }
+  ImGui::PopID();
+}
+
+void BoneTree(const anim::Skeleton& skeleton, int bone, PanelState& state,
+              const scene::PosingSession& session) {
+  bool moved = false;
+  for (anim::Limb limb : anim::kLimbs) {
+    const anim::LimbChain& chain = session.chain(limb);
+    if (session.target(limb).enabled && session.result(limb).ok &&
+        (bone == chain.upper || bone == chain.lower)) {
+      moved = true;
+    }
+  }
+  const auto children = skeleton.Children(bone);
+  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_DefaultOpen;
+  if (children.empty()) flags |= ImGuiTreeNodeFlags_Leaf;
+  if (bone == state.selected_bone) flags |= ImGuiTreeNodeFlags_Selected;
+  const std::string label =
+      skeleton.names[static_cast<std::size_t>(bone)] + (moved ? "  [IK]" : "");
+  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(bone)), flags,
+                                      "%s", label.c_str());
+  if (ImGui::IsItemClicked()) state.selected_bone = bone;
+  if (open) {
+    for (int child : children) BoneTree(skeleton, child, state, session);
+    ImGui::TreePop();
+  }
+}
+
+void SelectedBone(const scene::PosingSession& session, PanelState& state) {
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  if (state.selected_bone < 0 || state.selected_bone >= skeleton.size()) {
+    ImGui::TextDisabled("click a joint or a bone in the tree");
+    return;
+  }
+  const auto b = static_cast<std::size_t>(state.selected_bone);
+  const glm::quat q = session.pose().locals_ls[b].rotation;
+  const glm::quat rest = session.rest_pose().locals_ls[b].rotation;
+  const glm::vec3 euler = glm::degrees(glm::eulerAngles(q));
+  const glm::quat delta = glm::inverse(rest) * q;
+  ImGui::Text("%s", skeleton.names[b].c_str());
+  ImGui::Text("rotation_ls xyzw %.4f %.4f %.4f %.4f", static_cast<double>(q.x),
+              static_cast<double>(q.y), static_cast<double>(q.z), static_cast<double>(q.w));
+  Vec3Row("euler deg", euler);
+  ImGui::Text("from rest: %.2f deg", static_cast<double>(glm::degrees(glm::angle(delta))));
+  const auto children = skeleton.Children(state.selected_bone);
+  if (!children.empty()) {
+    const glm::vec3 axis =
+        session.pose().locals_ls[static_cast<std::size_t>(children[0])].translation;
+    if (glm::length(axis) > 0.0f) {
+      const ik::RotationReport r = ik::DescribeRotation(delta, glm::normalize(axis));
+      ImGui::Text("swing %.2f deg  twist %.2f deg",
+                  static_cast<double>(glm::degrees(r.swing_twist.swing_angle_rad)),
+                  static_cast<double>(glm::degrees(r.swing_twist.twist_angle_rad)));
+    }
+  }
+  Vec3Row("position_ms", anim::PositionMs(session.pose(), state.selected_bone));
+}
+
+}  // namespace
+
+const char* ReachLabel(ik::Reach reach) {
+  switch (reach) {
+    case ik::Reach::kReachable:
+      return "reachable";
+    case ik::Reach::kTooFar:
+      return "too far";
+    case ik::Reach::kTooClose:
+      return "too close";
+  }
+  return "?";
+}
+
+void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(340, 200), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("ikpose");
-  ImGui::TextUnformatted(info.renderer.c_str());
-  ImGui::Text("frame %.2f ms (CPU)", static_cast<double>(info.frame_ms_cpu));
+  ImGui::TextUnformatted(state.model_label.c_str());
+  if (!state.status.empty())
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.status.c_str());
+  ImGui::TextDisabled("%s", state.renderer.c_str());
+  ImGui::Text("frame %.2f ms CPU, %.2f ms GPU", static_cast<double>(state.frame_ms_cpu),
+              static_cast<double>(state.frame_ms_gpu));
+  if (session == nullptr) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::CollapsingHeader("Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
+    for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
+    if (ImGui::Button("targets to hands and feet")) state.request_reset_targets = true;
+    ImGui::SameLine();
+    if (ImGui::Button("frame model (F)")) state.request_frame_model = true;
+  }
+  if (ImGui::CollapsingHeader("Overlays")) {
+    ImGui::Checkbox("skeleton", &state.overlays.skeleton);
+    ImGui::SameLine();
+    ImGui::Checkbox("targets", &state.overlays.targets);
+    ImGui::SameLine();
+    ImGui::Checkbox("knee circles", &state.overlays.circles);
+    ImGui::Checkbox("reach shells", &state.overlays.reach_shells);
+  }
+  const anim::Model& model = session->model();
+  if (ImGui::CollapsingHeader("Clip")) {
+    scene::ClipPlayback& playback = session->playback;
+    std::string preview =
+        playback.clip < 0 ? "rest pose" : model.clips[static_cast<std::size_t>(playback.clip)].name;
+    if (ImGui::BeginCombo("clip", preview.c_str())) {
+      if (ImGui::Selectable("rest pose", playback.clip < 0)) playback.clip = -1;
+      for (std::size_t i = 0; i < model.clips.size(); ++i) {
+        const std::string label =
+            model.clips[i].name.empty() ? "clip " + std::to_string(i) : model.clips[i].name;
+        if (ImGui::Selectable(label.c_str(), playback.clip == static_cast<int>(i))) {
+          playback.clip = static_cast<int>(i);
+          playback.time = 0.0f;
+        }
+      }
+      ImGui::EndCombo();
+    }
+    if (playback.clip >= 0) {
+      const float duration = model.clips[static_cast<std::size_t>(playback.clip)].duration;
+      ImGui::Checkbox("play", &playback.playing);
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(120);
+      ImGui::SliderFloat("speed", &playback.speed, 0.0f, 2.0f, "%.2fx");
+      ImGui::SliderFloat("time", &playback.time, 0.0f, duration, "%.3f s");
+    }
+  }
+  if (ImGui::CollapsingHeader("Ladder")) {
+    scene::Ladder& ladder = session->ladder;
+    ImGui::Checkbox("show ladder", &session->ladder_enabled);
+    const float h = state.model_height;
+    ImGui::DragFloat3("base", &ladder.base_ms.x, h * 0.002f, 0, 0, "%.3f");
+    ImGui::DragFloat("rung spacing", &ladder.rung_spacing, h * 0.001f, h * 0.05f, h, "%.3f");
+    ImGui::DragInt("rung count", &ladder.rung_count, 0.2f, 1, 100);
+    ImGui::DragFloat("rail width", &ladder.rail_width, h * 0.001f, h * 0.05f, h, "%.3f");
+    ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
+    ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
+    if (ImGui::Button("snap to rungs")) {
+      session->ladder_enabled = true;
+      session->SnapToRungs();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("step up")) session->StepRungs(+1);
+    ImGui::SameLine();
+    if (ImGui::Button("step down")) session->StepRungs(-1);
+  }
+  if (ImGui::CollapsingHeader("Bones")) {
+    SelectedBone(*session, state);
+    ImGui::Separator();
+    ImGui::BeginChild("tree", ImVec2(0, 220), true);
+    for (int i = 0; i < model.skeleton.size(); ++i) {
+      if (model.skeleton.parents[static_cast<std::size_t>(i)] < 0)
+        BoneTree(model.skeleton, i, state, *session);
+    }
+    ImGui::EndChild();
+  }
+  state.overlays.selected_bone = state.selected_bone;
   ImGui::End();
 }
 

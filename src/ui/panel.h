@@ -1,16 +1,35 @@
-// The main ImGui panel: what the user sees beside the character. It reads plain state that the
-// app fills in and never calls GL or SDL itself.
+// The main ImGui panel: per limb its reach state in colour, the solver's report (lengths, reach
+// margin in model units and centimetres, θ, the knee circle, knee displacement, residual, flip
+// risk) and its options; the bone tree with the selected bone's rotations; clip playback; the
+// ladder; frame times. It edits the scene's state and never calls GL or SDL.
 #pragma once
 
 #include <string>
 
+#include "scene/overlays.h"
+#include "scene/posing_session.h"
+
 namespace ikpose::ui {
 
-struct PanelInfo {
-  std::string renderer;    // GL renderer string, shown so users know what draws the frame
-  float frame_ms_cpu = 0;  // CPU time of the last frame
+struct PanelState {
+  std::string model_label;  // file name, shown at the top
+  std::string renderer;     // GL renderer string, so users know what draws the frame
+  std::string status;       // the last load error or note, shown in colour
+  float frame_ms_cpu = 0.0f;
+  float frame_ms_gpu = 0.0f;
+  float model_height = 1.0f;
+  float meters_per_unit = 1.0f;  // for reach margins in centimetres
+  int selected_bone = -1;
+  scene::OverlayOptions overlays;
+  // Set by the panel, handled by the app after the frame.
+  bool request_reset_targets = false;
+  bool request_frame_model = false;
 };
 
-void DrawMainPanel(const PanelInfo& info);
+// Draws the panel; edits to targets and options go straight into `session`.
+void DrawMainPanel(scene::PosingSession* session, PanelState& state);
+
+// Reach state as a word users read: "reachable", "too far", "too close".
+const char* ReachLabel(ik::Reach reach);
 
 }  // namespace ikpose::ui

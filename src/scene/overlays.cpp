@@ -1,0 +1,76 @@
+#include "scene/overlays.h"
+
+#include <algorithm>
+
+namespace ikpose::scene {
+
+glm::vec4 ReachColor(ik::Reach reach) {
+  switch (reach) {
+    case ik::Reach::kReachable:
+      return {0.25f, 0.90f, 0.35f, 1.0f};
+    case ik::Reach::kTooFar:
+      return {0.95f, 0.25f, 0.20f, 1.0f};
+    case ik::Reach::kTooClose:
+      return {1.00f, 0.70f, 0.10f, 1.0f};
+  }
+  return {1, 1, 1, 1};
+}
+
+float HandleRadius(float model_height) {
+  return std::max(model_height, 1e-3f) * 0.025f;
+}
+
+void DrawOverlays(const PosingSession& session, const OverlayOptions& options, float model_height,
+                  anim::DebugDraw& draw) {
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  const anim::Pose& pose = session.pose();
+  const float handle = HandleRadius(model_height);
+  if (options.skeleton) {
+    const glm::vec4 bone_color(0.85f, 0.85f, 0.95f, 0.9f);
+    for (int i = 0; i < skeleton.size(); ++i) {
+      const int parent = skeleton.parents[static_cast<std::size_t>(i)];
+      if (parent < 0 || !skeleton.IsJoint(i) || !skeleton.IsJoint(parent)) continue;
+      draw.Line(anim::PositionMs(pose, parent), anim::PositionMs(pose, i), bone_color);
+    }
+  }
+  if (options.selected_bone >= 0 && options.selected_bone < skeleton.size()) {
+    draw.Axes(pose.models_ms[static_cast<std::size_t>(options.selected_bone)], handle * 3.0f);
+  }
+  if (options.ladder && session.ladder_enabled) session.ladder.Draw(draw);
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbTarget& target = session.target(limb);
+    if (!target.available) continue;
+    const anim::ChainSolveResult& result = session.result(limb);
+    const bool solved = target.enabled && result.ok;
+    const glm::vec4 color =
+        solved ? ReachColor(result.output.reach) : glm::vec4(0.6f, 0.6f, 0.6f, 1.0f);
+    if (options.targets) {
+      draw.Sphere(target.target_ms, handle, color);
+      if (target.options.solver.use_pole) {
+        draw.Cross(target.options.solver.pole_ms, handle, {0.4f, 0.7f, 1.0f, 1.0f});
+        draw.Sphere(target.options.solver.pole_ms, handle * 0.6f, {0.4f, 0.7f, 1.0f, 1.0f});
+      }
+    }
+    if (!solved) continue;
+    const ik::PositionsReport& positions = result.report.positions;
+    if (options.targets) {
+      draw.Line(result.hip_ms, target.target_ms, glm::vec4(glm::vec3(color), 0.6f));
+    }
+    if (options.circles && positions.circle.radius > 0.0f) {
+      const ik::KneeCircle& circle = positions.circle;
+      draw.Circle(circle.center_ms, circle.normal_ms, circle.radius, {0.9f, 0.9f, 0.3f, 0.9f});
+      const glm::vec3 knee = positions.result.knee_ms;
+      draw.Sphere(knee, handle * 0.5f, {1.0f, 1.0f, 0.3f, 1.0f});
+      draw.Sphere(2.0f * circle.center_ms - knee, handle * 0.35f, {0.6f, 0.6f, 0.6f, 0.8f});
+      draw.Line(circle.center_ms, knee, {0.9f, 0.9f, 0.3f, 0.6f});
+    }
+    if (options.reach_shells) {
+      const float outer = positions.length_ab + positions.length_bc;
+      const float inner = std::abs(positions.length_ab - positions.length_bc);
+      draw.Sphere(result.hip_ms, outer, {0.5f, 0.8f, 1.0f, 0.35f}, 48);
+      if (inner > 0.0f) draw.Sphere(result.hip_ms, inner, {1.0f, 0.6f, 0.2f, 0.35f}, 32);
+    }
+  }
+}
+
+}  // namespace ikpose::scene

@@ -1,0 +1,32 @@
+// The debug overlays the viewer draws over the character, recorded into a DebugDraw: the
+// skeleton; each limb's target as a sphere coloured by reach state (green reachable, red too
+// far, amber too close); the pole; the knee's solution circle with the chosen knee and the point
+// opposite it; the reach shells (inner and outer radius) around the hip or shoulder; and the
+// hip -> target line. Sizes scale with the model so centimetre rigs look the same.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "anim/debug_draw.h"
+#include "ik/two_bone_positions.h"
+#include "scene/posing_session.h"
+
+namespace ikpose::scene {
+
+struct OverlayOptions {
+  bool skeleton = true;
+  bool targets = true;
+  bool circles = true;
+  bool reach_shells = false;
+  bool ladder = true;
+  int selected_bone = -1;  // drawn with its axes
+};
+
+glm::vec4 ReachColor(ik::Reach reach);
+// The radius of a target handle for a model of this height.
+float HandleRadius(float model_height);
+
+void DrawOverlays(const PosingSession& session, const OverlayOptions& options, float model_height,
+                  anim::DebugDraw& draw);
+
+}  // namespace ikpose::scene
