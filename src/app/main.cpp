@@ -12,6 +12,8 @@
 
 #include <glm/glm.hpp>
 
+#include "app/cmd_inspect.h"
+#include "app/cmd_pose.h"
 #include "app/paths.h"
 #include "app/viewer.h"
 
@@ -114,6 +116,26 @@ int main(int argc, char** argv) {
   render_cmd->add_flag("--overlay", render_overlay, "draw skeleton, targets, knee circles");
   render_cmd->add_flag("--no-panel", render_no_panel, "leave the ImGui panel out");
 
+  ikpose::app::InspectOptions inspect;
+  std::string inspect_model;
+  CLI::App* inspect_cmd = cli.add_subcommand(
+      "inspect", "skeleton, meshes, skins, clips, detected limb chains and rig warnings");
+  inspect_cmd->add_option("MODEL", inspect_model, "model (default: the bundled character)");
+  inspect_cmd->add_flag("--json", inspect.json, "print JSON");
+
+  ikpose::app::PoseOptions pose;
+  std::string pose_model, pose_clip, pose_out;
+  double pose_time = 0.0;
+  CLI::App* pose_cmd =
+      cli.add_subcommand("pose", "solve limbs on the model headlessly; report per chain and bone");
+  pose_cmd->add_option("MODEL", pose_model, "model (default: the bundled character)");
+  pose_cmd->add_option("--target", pose.targets, "CHAIN=x,y,z target, model space");
+  pose_cmd->add_option("--pole", pose.poles, "CHAIN=x,y,z pole, model space");
+  CLI::Option* clip_opt = pose_cmd->add_option("--clip", pose_clip, "clip to sample first");
+  CLI::Option* time_opt = pose_cmd->add_option("--time", pose_time, "time in the clip, seconds");
+  pose_cmd->add_option("--out", pose_out, "write the pose as JSON to this file");
+  pose_cmd->add_flag("--json", pose.json, "print JSON");
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -126,6 +148,19 @@ int main(int argc, char** argv) {
     return Fail(e.what(), 2);
   }
 
+  if (inspect_cmd->parsed()) {
+    inspect.model = inspect_model.empty() ? ikpose::app::DefaultModelPath()
+                                          : std::filesystem::path(inspect_model);
+    return ikpose::app::RunInspect(inspect, std::cout, std::cerr);
+  }
+  if (pose_cmd->parsed()) {
+    pose.model =
+        pose_model.empty() ? ikpose::app::DefaultModelPath() : std::filesystem::path(pose_model);
+    if (*clip_opt) pose.clip = pose_clip;
+    if (*time_opt) pose.time = pose_time;
+    pose.out = pose_out;
+    return ikpose::app::RunPose(pose, std::cout, std::cerr);
+  }
   if (render_cmd->parsed()) {
     if (!ParseSize(render_size, &render.width, &render.height)) {
       return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);
