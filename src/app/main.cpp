@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   bool render_no_panel = false;
   render_cmd->add_flag("--overlay", render_overlay, "draw skeleton, targets, knee circles");
   render_cmd->add_flag("--no-panel", render_no_panel, "leave the ImGui panel out");
+  bool render_no_grid = false;
+  render_cmd->add_flag("--no-grid", render_no_grid, "leave the floor grid out");
 
   ikpose::app::InspectOptions inspect;
   std::string inspect_model;
@@ -186,6 +188,7 @@ int main(int argc, char** argv) {
     render.offscreen = true;
     render.overlay = render_overlay;
     render.panel = !render_no_panel;
+    render.grid = !render_no_grid;
     return ikpose::app::RunViewer(render);
   }
 

@@ -415,7 +415,7 @@ void Frame(ViewerState& state, float seconds) {
   state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
 
   state.debug.Clear();
-  RecordGrid(state);
+  if (state.options.grid) RecordGrid(state);
   anim::DebugDraw overlays;
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, overlays);

@@ -32,6 +32,7 @@ struct ViewerOptions {
   float clip_time = 0.0f;
   bool overlay = true;  // offscreen: draw skeleton, targets and circles
   bool panel = true;    // offscreen: draw the ImGui panel
+  bool grid = true;     // the floor grid
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.
