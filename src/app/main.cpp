@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
   view_cmd->add_option("--size", view_size, "window size WxH");
   view_cmd->add_option("--report", view.report_path,
                        "on exit, write each limb's target and end position as JSON");
+  view_cmd->add_option("--quit-after-frames", view.quit_after_frames,
+                       "close after N frames on screen (for timing the start-up)")
+      ->group("");
 
   ikpose::app::ViewerOptions render;
   std::string render_size = "1280x720";

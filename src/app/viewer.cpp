@@ -523,6 +523,7 @@ int RunViewer(const ViewerOptions& options) {
       exit_code = 1;
     }
   } else {
+    int frames = 0;
     while (state->running) {
       SDL_Event event;
       while (SDL_PollEvent(&event)) HandleEvent(*state, event);
@@ -532,6 +533,7 @@ int RunViewer(const ViewerOptions& options) {
       state->last_frame = now;
       Frame(*state, seconds);
       state->window->Swap();
+      if (options.quit_after_frames > 0 && ++frames >= options.quit_after_frames) break;
     }
   }
   if (exit_code == 0 && !options.report_path.empty() && !WriteReport(*state, &error)) {

@@ -33,6 +33,7 @@ struct ViewerOptions {
   bool overlay = true;  // offscreen: draw skeleton, targets and circles
   bool panel = true;    // offscreen: draw the ImGui panel
   bool grid = true;     // the floor grid
+  int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.
