@@ -359,15 +359,46 @@ void ByStructure(const Analysis& a, ChainSet& set, std::array<std::string, 4>& n
     }
   }
 
-  // Legs: the pair reaching lowest. Arms: the shallowest of the others.
+  // Legs: the pair reaching lowest; arms: the shallowest of the others. Names that say
+  // hind/fore (quadrupeds) or leg/arm words overrule the geometry.
+  const auto role = [&a](const Pair& pair) {
+    int says = 0;
+    for (std::size_t i = 0; i < pair.first.size() && i < 3 && says == 0; ++i) {
+      const Words& w = a.words[pair.first[i]];
+      if (Has(w, "hind") || Has(w, "rear") || Has(w, "back")) {
+        says = 1;
+      } else if (Has(w, "fore") || Has(w, "front")) {
+        says = -1;
+      } else if (Has(w, "leg") || Has(w, "thigh") || Has(w, "foot") || Has(w, "knee") ||
+                 Has(w, "calf") || Has(w, "shin")) {
+        says = 1;
+      } else if (Has(w, "arm") || Has(w, "hand") || Has(w, "shoulder") || Has(w, "clavicle") ||
+                 Has(w, "elbow") || Has(w, "wrist")) {
+        says = -1;
+      }
+    }
+    return says;
+  };
   int legs = -1;
   for (int i = 0; i < static_cast<int>(limbs.size()); ++i) {
-    if (legs < 0 || limbs[i].end_height < limbs[legs].end_height) legs = i;
+    if (legs < 0) {
+      legs = i;
+      continue;
+    }
+    const int ri = role(limbs[i]);
+    const int rl = role(limbs[legs]);
+    if (ri > rl || (ri == rl && limbs[i].end_height < limbs[legs].end_height)) legs = i;
   }
   int arms = -1;
   for (int i = 0; i < static_cast<int>(limbs.size()); ++i) {
     if (i == legs) continue;
-    if (arms < 0 || a.depth[limbs[i].parent] < a.depth[limbs[arms].parent]) arms = i;
+    if (arms < 0) {
+      arms = i;
+      continue;
+    }
+    const int ri = role(limbs[i]);
+    const int ra = role(limbs[arms]);
+    if (ri < ra || (ri == ra && a.depth[limbs[i].parent] < a.depth[limbs[arms].parent])) arms = i;
   }
 
   // Triples first (sides need the legs' facing direction).

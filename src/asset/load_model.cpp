@@ -138,6 +138,26 @@ struct Builder {
     return first;
   }
 
+  // A bone the hierarchy does not hold (some .X files): a new joint under the root, at its
+  // bind pose, so the mesh stays where it was bound.
+  int AddMissingBone(const aiBone& bone) {
+    anim::Skeleton& s = model.skeleton;
+    const glm::mat4 bind_ms = glm::inverse(ToGlm(bone.mOffsetMatrix));
+    const glm::mat4 local = glm::inverse(rest_ms[0]) * bind_ms;
+    if (!Finite(local))
+      Fail("bone '" + std::string(bone.mName.C_Str()) + "' has a singular bind pose");
+    s.names.emplace_back(bone.mName.C_Str());
+    s.parents.push_back(0);
+    s.rest_ls.push_back(anim::Decompose(local));
+    s.flags.push_back(0);
+    nodes.push_back(nullptr);
+    rest_ms.push_back(rest_ms[0] * local);
+    model.warnings.push_back("bone '" + s.names.back() +
+                             "' is not in the node hierarchy; added under the root at its bind "
+                             "pose (clips cannot move it)");
+    return s.size() - 1;
+  }
+
   int AddSkin(anim::Skin skin) {
     for (std::size_t i = 0; i < model.skins.size(); ++i) {
       const anim::Skin& other = model.skins[i];
@@ -210,8 +230,8 @@ struct Builder {
     skin.name = model.skeleton.names[node];
     for (unsigned b = 0; b < in.mNumBones; ++b) {
       const aiBone& bone = *in.mBones[b];
-      const int index = BoneIndex(bone);
-      if (index < 0) Fail("bone '" + std::string(bone.mName.C_Str()) + "' has no node");
+      int index = BoneIndex(bone);
+      if (index < 0) index = AddMissingBone(bone);
       const glm::mat4 inverse_bind = ToGlm(bone.mOffsetMatrix);
       if (!Finite(inverse_bind)) {
         Fail("bone '" + std::string(bone.mName.C_Str()) + "' has a non-finite inverse bind matrix");
@@ -455,12 +475,21 @@ anim::Model LoadModel(const fs::path& path) {
   g_log_sink = &log;
   Assimp::Importer importer;
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
-  // Deliberately no LimitBoneWeights (it drops unweighted bones; weights are limited below),
-  // no PreTransformVertices/OptimizeGraph (they flatten the hierarchy the skeleton comes from).
-  const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                         aiProcess_GenSmoothNormals | aiProcess_ValidateDataStructure |
-                         aiProcess_PopulateArmatureData;
-  const aiScene* scene = importer.ReadFile(path.string(), flags);
+  // A skeleton-only file (BVH) stays a skeleton: no made-up mesh of bone boxes.
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+  // Read without post-processing, validate (only when there are meshes: a skeleton-only file
+  // such as BVH has none, which validation would reject), then post-process. Deliberately no
+  // LimitBoneWeights (it drops unweighted bones; weights are limited below) and no
+  // PreTransformVertices/OptimizeGraph (they flatten the hierarchy the skeleton comes from).
+  const aiScene* scene = importer.ReadFile(path.string(), 0);
+  if (scene != nullptr && scene->mNumMeshes > 0) {
+    scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
+  }
+  if (scene != nullptr) {
+    scene =
+        importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
+                                     aiProcess_GenSmoothNormals | aiProcess_PopulateArmatureData);
+  }
   g_log_sink = nullptr;
   if (scene == nullptr) {
     std::string reason = importer.GetErrorString();
@@ -469,11 +498,14 @@ anim::Model LoadModel(const fs::path& path) {
   }
   for (const std::string& line : log) {
     if (line.find("out-of-range indices") != std::string::npos) {
-      throw LoadError(path.string() + ": " + line);
+      throw LoadError(path.string() +
+                      ": broken mesh: some triangles index vertices that do not exist (" + line +
+                      ")");
     }
   }
   if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0 || scene->mRootNode == nullptr) {
-    throw LoadError(path.string() + ": the file holds an incomplete scene");
+    throw LoadError(path.string() + ": the file holds an incomplete scene" +
+                    (scene->mNumMeshes == 0 ? " (no meshes)" : ""));
   }
 
   Builder b{*scene, path, {}, {}, {}, {}, {}, 0, {}};
@@ -487,6 +519,7 @@ anim::Model LoadModel(const fs::path& path) {
   b.BuildMaterials();
   for (std::size_t i = 0; i < b.nodes.size(); ++i) {
     const aiNode* node = b.nodes[i];
+    if (node == nullptr) continue;  // a bone added for a missing node
     for (unsigned m = 0; m < node->mNumMeshes; ++m) {
       if (node->mMeshes[m] >= scene->mNumMeshes)
         b.Fail("a node refers to a mesh that does not exist");
