@@ -93,10 +93,12 @@ int main(int argc, char** argv) {
   CLI::App* view_cmd = cli.add_subcommand("view", "open the viewer");
   view_cmd->add_option("MODEL", view.model_path, "model to open (default: the bundled character)");
   view_cmd->add_option("--size", view_size, "window size WxH");
+  view_cmd->add_option("--scene", view.scene_path, "scenario file to open (and save back to)");
   view_cmd->add_option("--report", view.report_path,
                        "on exit, write each limb's target and end position as JSON");
-  view_cmd->add_option("--quit-after-frames", view.quit_after_frames,
-                       "close after N frames on screen (for timing the start-up)")
+  view_cmd
+      ->add_option("--quit-after-frames", view.quit_after_frames,
+                   "close after N frames on screen (for timing the start-up)")
       ->group("");
 
   ikpose::app::ViewerOptions render;
@@ -106,6 +108,7 @@ int main(int argc, char** argv) {
   render_cmd->add_option("MODEL", render.model_path, "model (default: the bundled character)");
   render_cmd->add_option("--out", render.screenshot_path, "PNG file to write")->required();
   render_cmd->add_option("--size", render_size, "image size WxH");
+  render_cmd->add_option("--scene", render.scene_path, "scenario file to pose from");
   std::vector<std::string> render_targets, render_poles;
   std::string render_camera;
   render_cmd->add_option("--target", render_targets, "CHAIN=x,y,z: a limb target (model space)");
@@ -187,7 +190,6 @@ int main(int argc, char** argv) {
       render.camera = camera;
     }
     if (!std::isfinite(render.clip_time)) return Fail("--time must be a finite number", 2);
-    if (render.model_path.empty()) render.model_path = ikpose::app::DefaultModelPath();
     render.offscreen = true;
     render.overlay = render_overlay;
     render.panel = !render_no_panel;
@@ -204,6 +206,5 @@ int main(int argc, char** argv) {
   if (!ParseSize(view_size, &view.width, &view.height)) {
     return Fail("--size must be WxH with each side in 16..8192, got '" + view_size + "'", 2);
   }
-  if (view.model_path.empty()) view.model_path = ikpose::app::DefaultModelPath();
   return ikpose::app::RunViewer(view);
 }

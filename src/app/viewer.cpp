@@ -26,6 +26,7 @@
 #include "render/render_target.h"
 #include "scene/overlays.h"
 #include "scene/posing_session.h"
+#include "scene/scenario.h"
 #include "ui/panel.h"
 
 namespace ikpose::app {
@@ -183,7 +184,17 @@ bool Init(ViewerState& state, std::string* error) {
 
   if (!state.lines.Init(DataDir() / "shaders", error)) return false;
   glGenQueries(1, &state.gpu_timer);
+  scene::Scenario scenario;
+  if (!state.options.scene_path.empty()) {
+    if (!scene::LoadScenario(state.options.scene_path, &scenario, error)) return false;
+    if (state.options.model_path.empty()) state.options.model_path = scenario.ModelPath();
+  }
+  if (state.options.model_path.empty()) state.options.model_path = DefaultModelPath().string();
   if (!LoadInto(state, state.options.model_path, error)) return false;
+  if (!state.options.scene_path.empty() &&
+      !scene::ApplyScenario(scenario, *state.loaded.session, error)) {
+    return false;
+  }
   return ApplyStartupOptions(state, error);
 }
 
@@ -392,6 +403,24 @@ void RecordGrid(ViewerState& state) {
   }
 }
 
+// Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
+void SaveScene(ViewerState& state) {
+  const std::string path =
+      state.options.scene_path.empty() ? "ikpose-scene.json" : state.options.scene_path;
+  std::error_code ec;
+  const auto folder = std::filesystem::absolute(path, ec).parent_path();
+  auto model = std::filesystem::relative(std::filesystem::absolute(state.options.model_path, ec),
+                                         folder, ec);
+  if (ec || model.empty()) model = std::filesystem::absolute(state.options.model_path, ec);
+  std::string error;
+  if (scene::SaveScenario(path, scene::CaptureScenario(*state.loaded.session, model.string()),
+                          &error)) {
+    state.panel.status = "saved " + path;
+  } else {
+    state.panel.status = error;
+  }
+}
+
 void Frame(ViewerState& state, float seconds) {
   const auto start = std::chrono::steady_clock::now();
   int width = 0;
@@ -408,7 +437,9 @@ void Frame(ViewerState& state, float seconds) {
   if (state.panel.request_reset_targets) session.ResetTargets();
   if (state.panel.request_frame_model)
     state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+  if (state.panel.request_save_scene) SaveScene(state);
   state.panel.request_reset_targets = state.panel.request_frame_model = false;
+  state.panel.request_save_scene = false;
 
   session.Advance(seconds);
   session.Evaluate();

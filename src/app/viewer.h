@@ -25,6 +25,7 @@ struct ViewerOptions {
   bool offscreen = false;
   std::string screenshot_path;  // offscreen: where the PNG goes
   std::string report_path;      // written on exit: targets and where the limbs ended
+  std::string scene_path;       // scenario to open; the panel's "save scene" writes it back
   std::vector<std::pair<std::string, glm::vec3>> targets;  // CHAIN -> model-space target
   std::vector<std::pair<std::string, glm::vec3>> poles;
   std::optional<CameraSetting> camera;

@@ -192,6 +192,8 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (ImGui::Button("targets to hands and feet")) state.request_reset_targets = true;
     ImGui::SameLine();
     if (ImGui::Button("frame model (F)")) state.request_frame_model = true;
+    ImGui::SameLine();
+    if (ImGui::Button("save scene")) state.request_save_scene = true;
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);

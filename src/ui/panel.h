@@ -24,6 +24,7 @@ struct PanelState {
   // Set by the panel, handled by the app after the frame.
   bool request_reset_targets = false;
   bool request_frame_model = false;
+  bool request_save_scene = false;
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.

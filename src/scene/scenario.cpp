@@ -1,0 +1,307 @@
+#include "scene/scenario.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace ikpose::scene {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+// Parse errors carry the field's path; the caller prefixes the file name.
+struct FieldError {
+  std::string what;
+};
+
+float Number(const Json& j, const std::string& field) {
+  if (!j.is_number()) throw FieldError{field + " must be a number"};
+  const float v = j.get<float>();
+  if (!std::isfinite(v)) throw FieldError{field + " must be finite"};
+  return v;
+}
+
+glm::vec3 Vec3(const Json& j, const std::string& field) {
+  if (!j.is_array() || j.size() != 3) throw FieldError{field + " must be [x, y, z]"};
+  return {Number(j[0], field + "[0]"), Number(j[1], field + "[1]"), Number(j[2], field + "[2]")};
+}
+
+bool Bool(const Json& j, const std::string& field) {
+  if (!j.is_boolean()) throw FieldError{field + " must be true or false"};
+  return j.get<bool>();
+}
+
+float Unit(const Json& j, const std::string& field) {
+  const float v = Number(j, field);
+  if (v < 0.0f || v > 1.0f) throw FieldError{field + " must be in [0, 1]"};
+  return v;
+}
+
+LimbSetting ParseLimb(const Json& j, const std::string& field) {
+  if (!j.is_object()) throw FieldError{field + " must be an object"};
+  LimbSetting limb;
+  limb.present = true;
+  for (const auto& [key, value] : j.items()) {
+    const std::string f = field + "." + key;
+    ik::TwoBoneOptions& o = limb.options.solver;
+    if (key == "enabled") {
+      limb.enabled = Bool(value, f);
+    } else if (key == "target") {
+      limb.target_ms = Vec3(value, f);
+    } else if (key == "pole") {
+      o.use_pole = true;
+      o.pole_ms = Vec3(value, f);
+    } else if (key == "limits") {
+      if (!value.is_object() || !value.contains("min_deg") || !value.contains("max_deg")) {
+        throw FieldError{f + " must be {\"min_deg\": a, \"max_deg\": b}"};
+      }
+      o.use_limits = true;
+      o.limits.min_deg = Number(value["min_deg"], f + ".min_deg");
+      o.limits.max_deg = Number(value["max_deg"], f + ".max_deg");
+      if (o.limits.min_deg < 0.0f || o.limits.min_deg > o.limits.max_deg ||
+          o.limits.max_deg > 180.0f) {
+        throw FieldError{f + " must have 0 <= min_deg <= max_deg <= 180"};
+      }
+    } else if (key == "soften") {
+      o.soften = Unit(value, f);
+    } else if (key == "weight") {
+      o.weight = Unit(value, f);
+    } else if (key == "end_rotation") {
+      const std::string mode = value.is_string() ? value.get<std::string>() : "";
+      if (mode == "follow") {
+        limb.options.end_rotation = ik::EndRotation::kFollow;
+      } else if (mode == "keep_model") {
+        limb.options.end_rotation = ik::EndRotation::kKeepModel;
+      } else {
+        throw FieldError{f + " must be \"follow\" or \"keep_model\""};
+      }
+    } else if (key == "from_rest") {
+      limb.from_rest = Bool(value, f);
+    } else {
+      throw FieldError{"unknown field " + f};
+    }
+  }
+  return limb;
+}
+
+Ladder ParseLadder(const Json& j, bool* enabled) {
+  if (!j.is_object()) throw FieldError{"ladder must be an object"};
+  Ladder ladder;
+  for (const auto& [key, value] : j.items()) {
+    const std::string f = "ladder." + key;
+    if (key == "enabled") {
+      *enabled = Bool(value, f);
+    } else if (key == "base") {
+      ladder.base_ms = Vec3(value, f);
+    } else if (key == "rung_spacing") {
+      ladder.rung_spacing = Number(value, f);
+    } else if (key == "rung_count") {
+      ladder.rung_count = static_cast<int>(Number(value, f));
+    } else if (key == "rail_width") {
+      ladder.rail_width = Number(value, f);
+    } else if (key == "rung_radius") {
+      ladder.rung_radius = Number(value, f);
+    } else if (key == "first_rung_height") {
+      ladder.first_rung_height = Number(value, f);
+    } else {
+      throw FieldError{"unknown field " + f};
+    }
+  }
+  if (!ladder.Valid()) throw FieldError{"ladder has a non-positive size or count"};
+  return ladder;
+}
+
+Json ToJson(const glm::vec3& v) {
+  return Json::array({v.x, v.y, v.z});
+}
+
+}  // namespace
+
+std::string Scenario::ModelPath() const {
+  if (model.empty()) return "";
+  const fs::path p(model);
+  if (p.is_absolute() || file.empty()) return p.string();
+  return (fs::path(file).parent_path() / p).lexically_normal().string();
+}
+
+bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read scenario " + path;
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  Json j;
+  try {
+    j = Json::parse(text.str());
+  } catch (const Json::parse_error& e) {
+    *error = path + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
+    return false;
+  } catch (const Json::exception&) {  // e.g. a number too large for a double
+    *error = path + ": not valid JSON (a number out of range)";
+    return false;
+  }
+  Scenario s;
+  s.file = path;
+  try {
+    if (!j.is_object()) throw FieldError{"the top level must be an object"};
+    for (const auto& [key, value] : j.items()) {
+      if (key == "model") {
+        if (!value.is_string()) throw FieldError{"model must be a string"};
+        s.model = value.get<std::string>();
+      } else if (key == "clip") {
+        if (!value.is_string()) throw FieldError{"clip must be a string"};
+        s.clip = value.get<std::string>();
+      } else if (key == "time") {
+        s.time = Number(value, "time");
+      } else if (key == "limbs") {
+        if (!value.is_object()) throw FieldError{"limbs must be an object"};
+        for (const auto& [name, limb] : value.items()) {
+          bool known = false;
+          for (anim::Limb l : anim::kLimbs) {
+            if (name == anim::LimbName(l)) {
+              s.limbs[static_cast<int>(l)] = ParseLimb(limb, "limbs." + name);
+              known = true;
+            }
+          }
+          if (!known) {
+            throw FieldError{"unknown limb '" + name +
+                             "' (left_arm, right_arm, left_leg, right_leg)"};
+          }
+        }
+      } else if (key == "ladder") {
+        s.ladder = ParseLadder(value, &s.ladder_enabled);
+      } else {
+        throw FieldError{"unknown field " + key};
+      }
+    }
+  } catch (const FieldError& e) {
+    *error = path + ": " + e.what;
+    return false;
+  }
+  *scenario = std::move(s);
+  return true;
+}
+
+bool SaveScenario(const std::string& path, const Scenario& scenario, std::string* error) {
+  Json j = Json::object();
+  if (!scenario.model.empty()) j["model"] = scenario.model;
+  if (!scenario.clip.empty()) {
+    j["clip"] = scenario.clip;
+    j["time"] = scenario.time;
+  }
+  Json limbs = Json::object();
+  for (anim::Limb l : anim::kLimbs) {
+    const LimbSetting& limb = scenario.limbs[static_cast<int>(l)];
+    if (!limb.present) continue;
+    const ik::TwoBoneOptions& o = limb.options.solver;
+    Json out = {
+        {"enabled", limb.enabled},
+        {"soften", o.soften},
+        {"weight", o.weight},
+        {"from_rest", limb.from_rest},
+        {"end_rotation",
+         limb.options.end_rotation == ik::EndRotation::kKeepModel ? "keep_model" : "follow"}};
+    if (limb.target_ms) out["target"] = ToJson(*limb.target_ms);
+    if (o.use_pole) out["pole"] = ToJson(o.pole_ms);
+    if (o.use_limits)
+      out["limits"] = {{"min_deg", o.limits.min_deg}, {"max_deg", o.limits.max_deg}};
+    limbs[std::string(anim::LimbName(l))] = out;
+  }
+  j["limbs"] = limbs;
+  if (scenario.ladder) {
+    const Ladder& l = *scenario.ladder;
+    j["ladder"] = {{"enabled", scenario.ladder_enabled},
+                   {"base", ToJson(l.base_ms)},
+                   {"rung_spacing", l.rung_spacing},
+                   {"rung_count", l.rung_count},
+                   {"rail_width", l.rail_width},
+                   {"rung_radius", l.rung_radius},
+                   {"first_rung_height", l.first_rung_height}};
+  }
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temp, ignored);
+      *error = "cannot write " + path;
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error) {
+  const anim::Model& model = session.model();
+  if (!scenario.clip.empty()) {
+    const int clip = anim::FindClip(model, scenario.clip);
+    if (clip < 0) {
+      *error = scenario.file + ": the model has no clip named '" + scenario.clip + "'";
+      return false;
+    }
+    session.playback.clip = clip;
+    session.playback.time = scenario.time;
+  }
+  session.ResetTargets();
+  for (anim::Limb l : anim::kLimbs) {
+    const LimbSetting& limb = scenario.limbs[static_cast<int>(l)];
+    if (!limb.present) continue;
+    LimbTarget& target = session.target(l);
+    if (!target.available) {
+      *error = scenario.file + ": the model has no " + std::string(anim::LimbName(l)) + " chain";
+      return false;
+    }
+    target.enabled = limb.enabled;
+    if (limb.target_ms) target.target_ms = *limb.target_ms;
+    target.options = limb.options;
+    target.from_rest = limb.from_rest;
+  }
+  if (scenario.ladder) {
+    session.ladder = *scenario.ladder;
+    session.ladder_enabled = scenario.ladder_enabled;
+  }
+  session.Evaluate();
+  return true;
+}
+
+Scenario CaptureScenario(const PosingSession& session, const std::string& model) {
+  Scenario s;
+  s.model = model;
+  if (session.playback.clip >= 0) {
+    const std::string& name =
+        session.model().clips[static_cast<std::size_t>(session.playback.clip)].name;
+    // Unnamed clips (common in exported files) answer to their index.
+    s.clip = name.empty() ? std::to_string(session.playback.clip) : name;
+    s.time = session.playback.time;
+  }
+  for (anim::Limb l : anim::kLimbs) {
+    const LimbTarget& target = session.target(l);
+    if (!target.available) continue;
+    LimbSetting& limb = s.limbs[static_cast<int>(l)];
+    limb.present = true;
+    limb.enabled = target.enabled;
+    limb.target_ms = target.target_ms;
+    limb.options = target.options;
+    limb.from_rest = target.from_rest;
+  }
+  s.ladder = session.ladder;
+  s.ladder_enabled = session.ladder_enabled;
+  return s;
+}
+
+}  // namespace ikpose::scene

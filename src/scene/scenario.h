@@ -1,0 +1,54 @@
+// Scenario files: a posing situation saved as JSON so it can be handed over and replayed, in
+// the viewer (`ikpose view --scene FILE`) or headlessly (`ikpose render --scene FILE`). They hold
+// the model (relative to the file), the clip and time, every limb's target, pole and options,
+// and the ladder. Unknown limbs, non-finite numbers and out-of-range options are rejected with
+// one line naming the file and the field; saving writes a temporary file and renames it.
+//
+//   {"model": "character.glb", "clip": "ladder_climb", "time": 0.5,
+//    "limbs": {"left_leg": {"target": [0.1, 0.4, 0.3], "pole": [0.1, 0.5, 1.0],
+//                           "limits": {"min_deg": 5, "max_deg": 150}, "soften": 0.9,
+//                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
+//                           "enabled": true}},
+//    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
+//               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25}}
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+
+#include "scene/posing_session.h"
+
+namespace ikpose::scene {
+
+struct LimbSetting {
+  bool present = false;  // the file mentions this limb
+  bool enabled = true;
+  std::optional<glm::vec3> target_ms;
+  anim::ChainSolveOptions options;
+  bool from_rest = false;
+};
+
+struct Scenario {
+  std::string model;  // as written in the file; resolve with ModelPath()
+  std::string clip;   // "" for the rest pose
+  float time = 0.0f;
+  std::array<LimbSetting, 4> limbs;  // indexed by anim::Limb
+  std::optional<Ladder> ladder;
+  bool ladder_enabled = false;
+  std::string file;  // where it was read from
+
+  // The model path relative to the scenario file's folder; "" when none is named.
+  std::string ModelPath() const;
+};
+
+bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error);
+bool SaveScenario(const std::string& path, const Scenario& scenario, std::string* error);
+
+// Puts the scenario into a session over its model; false when it names a clip or limb the
+// model lacks.
+bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error);
+// The session's current state as a scenario; `model` is stored as given.
+Scenario CaptureScenario(const PosingSession& session, const std::string& model);
+
+}  // namespace ikpose::scene

@@ -1,0 +1,126 @@
+#include "scene/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <glm/gtc/quaternion.hpp>
+
+namespace ikpose::scene {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Two legs named the Unreal way, slightly bent, so chain detection finds them by name.
+anim::Model TwoLegs() {
+  anim::Model m;
+  auto add = [&m](const std::string& name, int parent, glm::vec3 t) {
+    m.skeleton.names.push_back(name);
+    m.skeleton.parents.push_back(parent);
+    m.skeleton.flags.push_back(anim::kBoneIsJoint);
+    anim::Transform tr;
+    tr.translation = t;
+    m.skeleton.rest_ls.push_back(tr);
+    return static_cast<int>(m.skeleton.names.size()) - 1;
+  };
+  const int pelvis = add("pelvis", -1, {0, 1.0f, 0});
+  for (float side : {1.0f, -1.0f}) {
+    const std::string s = side > 0 ? "_l" : "_r";
+    const int thigh = add("thigh" + s, pelvis, {0.1f * side, -0.05f, 0});
+    const int calf = add("calf" + s, thigh, {0, -0.45f, 0.03f});
+    add("foot" + s, calf, {0, -0.45f, -0.03f});
+  }
+  anim::Clip clip;
+  clip.name = "idle";
+  clip.duration = 1.0f;
+  m.clips.push_back(clip);
+  return m;
+}
+
+std::string TempFile(const std::string& name) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("ikpose-scenario-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return (dir / name).string();
+}
+
+void Write(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+TEST(Scenario, SavedSessionReplaysToTheSamePose) {
+  const anim::Model model = TwoLegs();
+  PosingSession session(model);
+  LimbTarget& left = session.target(anim::Limb::kLeftLeg);
+  ASSERT_TRUE(left.available);
+  left.target_ms += glm::vec3(0.0f, 0.25f, 0.2f);
+  left.options.solver.use_pole = true;
+  left.options.solver.pole_ms = {0.1f, 0.6f, 1.0f};
+  left.options.solver.soften = 0.9f;
+  session.ladder_enabled = true;
+  session.Evaluate();
+  const std::string path = TempFile("replay.json");
+  std::string error;
+  ASSERT_TRUE(SaveScenario(path, CaptureScenario(session, "model.glb"), &error)) << error;
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+
+  Scenario loaded;
+  ASSERT_TRUE(LoadScenario(path, &loaded, &error)) << error;
+  EXPECT_EQ(loaded.ModelPath(), (fs::path(path).parent_path() / "model.glb").string());
+  PosingSession replay(model);
+  ASSERT_TRUE(ApplyScenario(loaded, replay, &error)) << error;
+  for (std::size_t i = 0; i < session.pose().models_ms.size(); ++i) {
+    const glm::vec3 a(session.pose().models_ms[i][3]);
+    const glm::vec3 b(replay.pose().models_ms[i][3]);
+    EXPECT_LT(glm::length(a - b), 1e-6f) << model.skeleton.names[i];
+  }
+  EXPECT_TRUE(replay.ladder_enabled);
+  EXPECT_TRUE(replay.target(anim::Limb::kLeftLeg).options.solver.use_pole);
+}
+
+TEST(Scenario, MalformedJsonSaysWhereAndLoadsNothing) {
+  const std::string path = TempFile("broken.json");
+  Write(path, "{\"limbs\": {\"left_leg\": {\"target\": [1, 2,");
+  Scenario s;
+  s.clip = "untouched";
+  std::string error;
+  EXPECT_FALSE(LoadScenario(path, &s, &error));
+  EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
+  EXPECT_EQ(s.clip, "untouched");
+  EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
+}
+
+TEST(Scenario, RejectsBadFieldsByName) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"limbs": {"left_leg": {"target": [1, "a", 2]}}})", "limbs.left_leg.target[1]"},
+      {R"({"limbs": {"left_tail": {}}})", "unknown limb 'left_tail'"},
+      {R"({"limbs": {"left_leg": {"soften": 1.5}}})", "limbs.left_leg.soften"},
+      {R"({"limbs": {"left_leg": {"limits": {"min_deg": 90, "max_deg": 10}}}})", "limits"},
+      {R"({"ladder": {"rung_spacing": 0}})", "ladder"},
+      {R"({"time": 1e999})", "out of range"},
+      {R"([1, 2])", "top level"},
+  };
+  for (const auto& [text, expected] : cases) {
+    const std::string path = TempFile("bad.json");
+    Write(path, text);
+    Scenario s;
+    std::string error;
+    EXPECT_FALSE(LoadScenario(path, &s, &error)) << text;
+    EXPECT_NE(error.find(expected), std::string::npos) << text << " -> " << error;
+  }
+}
+
+TEST(Scenario, UnknownClipIsAnErrorNotASilentRestPose) {
+  const anim::Model model = TwoLegs();
+  PosingSession session(model);
+  Scenario s;
+  s.file = "x.json";
+  s.clip = "moonwalk";
+  std::string error;
+  EXPECT_FALSE(ApplyScenario(s, session, &error));
+  EXPECT_NE(error.find("moonwalk"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ikpose::scene
