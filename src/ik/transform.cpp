@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ik/two_bone_core.h"
+
 namespace ikpose::ik {
 
 Affine AffineFromMat4(const glm::mat4& m) {
@@ -32,9 +34,34 @@ Affine Compose(const Affine& outer, const Affine& inner) {
   return x;
 }
 
-Affine Inverse(const Affine& x) {
+namespace detail {
+
+bool InverseIfInvertible(const Affine& x, Affine* inv) {
   // Rows of the inverse are the cross products of the columns over the determinant
   // (the adjugate formula for a 3x3 matrix).
+  const glm::vec3& c0 = x.linear[0];
+  const glm::vec3& c1 = x.linear[1];
+  const glm::vec3& c2 = x.linear[2];
+  const glm::vec3 r0 = glm::cross(c1, c2);
+  const glm::vec3 r1 = glm::cross(c2, c0);
+  const glm::vec3 r2 = glm::cross(c0, c1);
+  const float det = glm::dot(c0, r0);
+  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  const float tsum = x.translation.x + x.translation.y + x.translation.z;
+  // |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
+  if (!std::isfinite(size2) || !std::isfinite(det) || !std::isfinite(tsum) || !(size2 > 0.f) ||
+      !(det * det > 1e-12f * size2)) {
+    return false;
+  }
+  const float s = 1.f / det;
+  inv->linear = glm::transpose(glm::mat3(r0 * s, r1 * s, r2 * s));
+  inv->translation = -(inv->linear * x.translation);
+  return true;
+}
+
+}  // namespace detail
+
+Affine Inverse(const Affine& x) {
   const glm::vec3& c0 = x.linear[0];
   const glm::vec3& c1 = x.linear[1];
   const glm::vec3& c2 = x.linear[2];
@@ -55,15 +82,8 @@ Affine Inverse(const Affine& x) {
 }
 
 bool IsInvertible(const Affine& x) {
-  const glm::vec3& c0 = x.linear[0];
-  const glm::vec3& c1 = x.linear[1];
-  const glm::vec3& c2 = x.linear[2];
-  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
-  const float det = glm::dot(c0, glm::cross(c1, c2));
-  const float tsum = x.translation.x + x.translation.y + x.translation.z;
-  if (!std::isfinite(size2) || !std::isfinite(det) || !std::isfinite(tsum)) return false;
-  // |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
-  return size2 > 0.f && det * det > 1e-12f * size2;
+  Affine unused;
+  return detail::InverseIfInvertible(x, &unused);
 }
 
 glm::quat RotationOf(const glm::mat3& linear) {

@@ -13,6 +13,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "ik/transform.h"
 #include "ik/two_bone_positions.h"
 
 // The kernels must inline into the batch loop for it to vectorise.
@@ -56,24 +57,31 @@ IKPOSE_KERNEL glm::vec3 PerpendicularOfUnit(const glm::vec3& n) {
 // cos c and cross x, q = normalize(1 + c, x) (the half-angle form of axis = x, angle =
 // acos(c), as in the post). Near anti-parallel 1 + c cancels, so it is computed as
 // |x|^2 / (1 - c); the axis has its rounding-noise component along `from` removed, which keeps
-// a near half turn accurate. Exactly anti-parallel: a half turn about a perpendicular.
-// A zero vector gives the identity.
+// a near half turn accurate. Exactly anti-parallel: a half turn about a perpendicular of
+// `from` (any: the final normalisation fixes its length). A zero vector gives the identity.
+// Lengths are normalised separately (|f| |t|, not sqrt(|f|^2 |t|^2)) so nothing overflows
+// for lengths up to 1e18.
 IKPOSE_KERNEL glm::quat RotationBetweenKernel(const glm::vec3& from, const glm::vec3& to) {
   const float ff = glm::dot(from, from);
   const float tt = glm::dot(to, to);
-  const float inv = 1.f / std::sqrt(ff * tt);
+  const float sf = std::sqrt(ff);
+  const float st = std::sqrt(tt);
+  const float inv = 1.f / (sf * st);
+  const float inv_f = st * inv;  // 1 / |from|
   const float c = glm::dot(from, to) * inv;
   glm::vec3 x = glm::cross(from, to) * inv;
   const float s2 = glm::dot(x, x);
-  x -= (glm::dot(x, from) / ff) * from;
+  x -= from * (glm::dot(x, from) * (inv_f * inv_f));
   const float w = c >= 0.f ? 1.f + c : s2 / (1.f - c);
-  const bool half_turn = c < 0.f && s2 <= 1e-14f;
-  const glm::vec3 perp = PerpendicularOfUnit(from * (1.f / std::sqrt(ff)));
+  const bool half_turn = (c < 0.f) & (s2 <= 1e-14f);
+  // A perpendicular of `from`: crossed with x or with z, whichever leaves more.
+  const glm::vec3 f = from * inv_f;
+  const bool use_x = f.z * f.z >= f.x * f.x;
+  const glm::vec3 perp = Select(use_x, glm::vec3(0.f, f.z, -f.y), glm::vec3(f.y, -f.x, 0.f));
   const float qw = half_turn ? 0.f : w;
   const glm::vec3 qv = Select(half_turn, perp, x);
-  const float norm = std::sqrt(qw * qw + glm::dot(qv, qv));
-  const bool zero = !(ff > 0.f) || !(tt > 0.f);
-  const float s = 1.f / norm;
+  const float s = 1.f / std::sqrt(qw * qw + glm::dot(qv, qv));
+  const bool zero = !(ff > 0.f) | !(tt > 0.f);
   return Select(zero, glm::quat(1.f, 0.f, 0.f, 0.f),
                 glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s));
 }
@@ -176,20 +184,37 @@ IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, 
   const float limit = kOnAxis * hi;
   const bool on_axis = !(u2 > limit * limit);
   const glm::vec3 side = Select(on_axis, PerpendicularOfUnit(ch.dir), u * (1.f / std::sqrt(u2)));
+  const glm::vec3 knee = circle.center + side * circle.radius;
+  const glm::quat q1 = RotationBetweenKernel(ch.ab, knee - a);
+  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, ch.bc), foot - knee);
+  // Filled component by component: whole-struct copies go through memory and keep the batch
+  // loop from vectorising.
   DefaultSolve out;
-  out.knee = circle.center + side * circle.radius;
-  out.foot = foot;
+  out.knee.x = knee.x;
+  out.knee.y = knee.y;
+  out.knee.z = knee.z;
+  out.foot.x = foot.x;
+  out.foot.y = foot.y;
+  out.foot.z = foot.z;
+  out.hip_rotation.w = q1.w;
+  out.hip_rotation.x = q1.x;
+  out.hip_rotation.y = q1.y;
+  out.hip_rotation.z = q1.z;
+  out.knee_rotation.w = q2.w;
+  out.knee_rotation.x = q2.x;
+  out.knee_rotation.y = q2.y;
+  out.knee_rotation.z = q2.z;
   out.reach = too_far ? 1 : (too_close ? 2 : 0);
   // Same tests as ValidatePositions; NaN anywhere makes a length NaN and fails them.
   out.valid = (hi < 1e18f) & (ch.d < 1e18f) & (ch.l1 > 1e-6f * hi) & (ch.l2 > 1e-6f * hi) &
               (ch.d > 1e-6f * hi);
-  out.hip_rotation = RotationBetweenKernel(ch.ab, out.knee - a);
-  out.knee_rotation = RotationBetweenKernel(Rotate(out.hip_rotation, ch.bc), out.foot - out.knee);
   return out;
 }
 
-// The positions step with options (out of line, in two_bone_positions.cpp). Input must be
-// valid. Fills what the report and the job need beyond PositionsResult.
+// The positions step with options (out of line, in two_bone_positions.cpp): validates (as
+// ValidatePositions) and solves. Fills what the report and the job need beyond
+// PositionsResult; without `rotations` the result's rotations are left as they are and the
+// weight is not applied.
 struct OptionsSolve {
   PositionsResult result;  // with weight applied
   Chain chain;
@@ -200,7 +225,16 @@ struct OptionsSolve {
   bool used_pole = false;
   bool fallback_side = false;
 };
-void SolveWithOptions(const PositionsInput& input, OptionsSolve* out);
+InputError SolveWithOptions(const PositionsInput& input, OptionsSolve* out, bool rotations,
+                            bool check_finite = true);
+// The checks of ValidatePositions on an already measured chain; `check_finite` false skips
+// the NaN/infinity test of the inputs (the caller has made it; lengths are still tested).
+InputError ValidateMeasured(const PositionsInput& input, const Chain& chain,
+                            bool check_finite = true);
+
+// Inverse of an affine map and whether it is invertible (IsInvertible's test), sharing the
+// cofactors. *inv is written only when invertible.
+bool InverseIfInvertible(const Affine& x, Affine* inv);
 
 // Fills a report from a solve (weight applied in out.result).
 void FillReport(const PositionsInput& input, const OptionsSolve& solve, PositionsReport* report);

@@ -1,40 +1,55 @@
 #include "ik/two_bone_job.h"
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 #include "ik/two_bone_core.h"
 
 namespace ikpose::ik {
 namespace {
 
-bool Finite(float x) {
-  return std::isfinite(x);
+// True when no float of `p[0..n)` is NaN or infinite: an exponent of all ones plus one
+// carries into the sign bit, and the OR of all of them keeps it (integer ops, vectorised).
+bool AllFinite(const float* p, int n) {
+  std::uint32_t bits[64];
+  std::memcpy(bits, p, sizeof(float) * n);
+  std::uint32_t any = 0;
+  for (int i = 0; i < n; ++i) any |= (bits[i] & 0x7f800000u) + 0x00800000u;
+  return (any & 0x80000000u) == 0;
 }
-bool Finite(const glm::vec3& v) {
-  return Finite(v.x) && Finite(v.y) && Finite(v.z);
-}
-bool Finite(const glm::quat& q) {
-  return Finite(q.x) && Finite(q.y) && Finite(q.z) && Finite(q.w);
-}
-bool Finite(const LocalTransform& x) {
-  return Finite(x.translation) && Finite(x.rotation) && Finite(x.scale);
-}
-bool Finite(const glm::mat4& m) {
-  for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      if (!Finite(m[i][j])) return false;
-    }
-  }
-  return true;
+template <typename T>
+bool AllFinite(const T& x) {
+  static_assert(sizeof(T) % sizeof(float) == 0);
+  float f[sizeof(T) / sizeof(float)];
+  std::memcpy(f, &x, sizeof f);
+  return AllFinite(f, int(sizeof f / sizeof(float)));
 }
 
-// |q| within 1% of 1; returns q normalised through *out.
+bool UniformMagnitude(const glm::vec3& v) {
+  const glm::vec3 m = glm::abs(v);
+  return std::fabs(m.x - m.y) <= 1e-5f * m.x && std::fabs(m.x - m.z) <= 1e-5f * m.x;
+}
+
+// |q|^2 within 2% of 1. Two Newton steps for 1/sqrt(|q|^2) from 1 normalise it to float
+// precision without a square root or a division.
 bool UnitEnough(const glm::quat& q, glm::quat* out) {
   const float n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
   if (!(n2 > 0.98f && n2 < 1.02f)) return false;
-  const float s = 1.f / std::sqrt(n2);
-  *out = glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
+  float r = 1.5f - 0.5f * n2;
+  r = r * (1.5f - 0.5f * n2 * r * r);
+  r = r * (1.5f - 0.5f * n2 * r * r);
+  *out = glm::quat(q.w * r, q.x * r, q.y * r, q.z * r);
   return true;
+}
+
+// A product of unit quaternions, back onto the unit sphere (one Newton step: the drift is a
+// few ulps).
+glm::quat Renormalize(const glm::quat& q) {
+  const float n2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+  const float r = 1.5f - 0.5f * n2;
+  return glm::quat(q.w * r, q.x * r, q.y * r, q.z * r);
 }
 
 // q^w: the same axis, w times the angle.
@@ -63,9 +78,12 @@ struct Mapped {
 };
 
 InputError Map(const TwoBoneJob& job, Mapped* m) {
-  if (!Finite(job.hip_parent_ms) || !Finite(job.hip_ls) || !Finite(job.knee_ls) ||
-      !Finite(job.foot_ls) || !Finite(job.target_ms) ||
-      (job.end_rotation == EndRotation::kTarget && !Finite(job.target_rotation_ms))) {
+  // hip_parent_ms, hip_ls, knee_ls, foot_ls and target_ms are 49 floats in a row.
+  static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
+  static_assert(offsetof(TwoBoneJob, target_ms) == offsetof(TwoBoneJob, hip_parent_ms) + 46 * 4);
+  if (!AllFinite(&job.hip_parent_ms[0][0], 49) ||
+      (job.options.use_pole && !AllFinite(job.options.pole_ms)) ||
+      (job.end_rotation == EndRotation::kTarget && !AllFinite(job.target_rotation_ms))) {
     return InputError::kNonFinite;
   }
   if (!UnitEnough(job.hip_ls.rotation, &m->hip_rotation) ||
@@ -79,40 +97,62 @@ InputError Map(const TwoBoneJob& job, Mapped* m) {
   const glm::vec3 hs = glm::abs(job.hip_ls.scale);
   const float hs_max = std::fmax(hs.x, std::fmax(hs.y, hs.z));
   const float hs_min = std::fmin(hs.x, std::fmin(hs.y, hs.z));
-  if (!IsInvertible(m->parent) || !(hs_min > 1e-6f * hs_max)) {
+  // Points into the parent's space by Cramer's rule: p = L^-1 (x - T) has components
+  // (x - T) . (c1 x c2), . (c2 x c0), . (c0 x c1), over det L. No inverse matrix is built.
+  const glm::vec3& c0 = m->parent.linear[0];
+  const glm::vec3& c1 = m->parent.linear[1];
+  const glm::vec3& c2 = m->parent.linear[2];
+  const glm::vec3 r0 = glm::cross(c1, c2);
+  const glm::vec3 r1 = glm::cross(c2, c0);
+  const glm::vec3 r2 = glm::cross(c0, c1);
+  const float det = glm::dot(c0, r0);
+  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  // |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
+  if (!(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
+      !(hs_min > 1e-6f * hs_max)) {
     return InputError::kSingularTransform;
   }
-  const Affine inv = Inverse(m->parent);
+  const float inv_det = 1.f / det;
+  const glm::vec3 translation = m->parent.translation;
+  const auto to_parent = [&](const glm::vec3& x) {
+    const glm::vec3 v = x - translation;
+    return glm::vec3(glm::dot(v, r0), glm::dot(v, r1), glm::dot(v, r2)) * inv_det;
+  };
   m->knee_offset = job.hip_ls.scale * job.knee_ls.translation;
   m->foot_offset = job.knee_ls.scale * job.foot_ls.translation;
   const glm::vec3 a = job.hip_ls.translation;
   const glm::vec3 b = a + detail::Rotate(m->hip_rotation, m->knee_offset);
-  const glm::vec3 foot_in_hip =
-      job.knee_ls.translation + detail::Rotate(m->knee_rotation, m->foot_offset);
-  const glm::vec3 c = a + detail::Rotate(m->hip_rotation, job.hip_ls.scale * foot_in_hip);
+  const glm::vec3 lower = detail::Rotate(m->knee_rotation, m->foot_offset);
+  const glm::vec3 c = b + detail::Rotate(m->hip_rotation, job.hip_ls.scale * lower);
   m->input.hip_ms = a;
   m->input.knee_ms = b;
   m->input.foot_ms = c;
-  m->input.target_ms = TransformPoint(inv, job.target_ms);
+  m->input.target_ms = to_parent(job.target_ms);
   m->input.options = job.options;
-  m->input.options.pole_ms = TransformPoint(inv, job.options.pole_ms);
-  return ValidatePositions(m->input);
+  if (job.options.use_pole) {
+    m->input.options.pole_ms = to_parent(job.options.pole_ms);
+  }
+  return InputError::kNone;
 }
 
 }  // namespace
 
 InputError TwoBoneJob::Validate() const {
   Mapped m;
-  return Map(*this, &m);
+  const InputError error = Map(*this, &m);
+  return error != InputError::kNone ? error : ValidatePositions(m.input);
 }
 
 bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   Mapped m;
   if (Map(*this, &m) != InputError::kNone) return false;
+  // Validated with the caller's weight; the weight applies to the local rotations below.
   const float weight = m.input.options.weight;
-  m.input.options.weight = 1.f;  // weight applies to the local rotations below
   detail::OptionsSolve s;
-  detail::SolveWithOptions(m.input, &s);
+  if (detail::SolveWithOptions(m.input, &s, /*rotations=*/false, /*check_finite=*/false) !=
+      InputError::kNone) {
+    return false;
+  }
 
   const glm::vec3& a = m.input.hip_ms;
   const glm::vec3& sh = hip_ls.scale;
@@ -125,21 +165,32 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   const glm::vec3 knee_full = a + detail::Rotate(hip_full, m.knee_offset);
   // Knee: in the turned hip's local frame, from the foot offset to the new foot (the post's
   // second GetRotationBetween, in the knee's frame before its scale).
+  // The new lower bone in the hip's scaled frame is R^-1 (c' - b') / scale; only its
+  // direction matters, so multiply by scale's cofactors (sy sz, sx sz, sx sy) times the sign
+  // of sx sy sz instead of dividing.
+  const float sign = sh.x * sh.y * sh.z < 0.f ? -1.f : 1.f;
+  const glm::vec3 cofactors(sh.y * sh.z * sign, sh.x * sh.z * sign, sh.x * sh.y * sign);
   const glm::vec3 want_in_hip =
-      detail::Rotate(glm::conjugate(hip_full), s.solved_foot - knee_full) / sh;
+      detail::Rotate(glm::conjugate(hip_full), s.solved_foot - knee_full) * cofactors;
   glm::quat d2 = detail::RotationBetweenKernel(
       m.foot_offset, detail::Rotate(glm::conjugate(m.knee_rotation), want_in_hip));
   if (weight < 1.f) {
     d1 = Power(d1, weight);
     d2 = Power(d2, weight);
   }
-  const glm::quat hip_new = glm::normalize(m.hip_rotation * d1);
-  const glm::quat knee_new = glm::normalize(m.knee_rotation * d2);
+  const glm::quat hip_new = Renormalize(m.hip_rotation * d1);
+  const glm::quat knee_new = Renormalize(m.knee_rotation * d2);
 
-  // Forward kinematics of the new pose, in parent space then model space.
-  const glm::vec3 knee_p = a + detail::Rotate(hip_new, m.knee_offset);
-  const glm::vec3 lower_in_hip = detail::Rotate(knee_new, m.foot_offset);
-  const glm::vec3 foot_p = knee_p + detail::Rotate(hip_new, sh * lower_in_hip);
+  // The new joints in parent space. At full weight with a uniform hip scale the knee is the
+  // one computed above and the foot lands on c' (to rounding); otherwise forward kinematics.
+  const bool exact = UniformMagnitude(sh);
+  glm::vec3 knee_p = knee_full;
+  glm::vec3 foot_p = s.solved_foot;
+  if (weight < 1.f || !exact) {
+    knee_p = a + detail::Rotate(hip_new, m.knee_offset);
+    const glm::vec3 lower_in_hip = detail::Rotate(knee_new, m.foot_offset);
+    foot_p = knee_p + detail::Rotate(hip_new, sh * lower_in_hip);
+  }
 
   TwoBoneOutput out;
   out.hip_rotation_ls = hip_new;

@@ -14,13 +14,6 @@ constexpr float kTiny = 1e-6f;
 // Beyond this the squares in the law of cosines overflow a float.
 constexpr float kHuge = 1e18f;
 
-bool Finite(float x) {
-  return std::isfinite(x);
-}
-bool Finite(const glm::vec3& v) {
-  return Finite(v.x) && Finite(v.y) && Finite(v.z);
-}
-
 // q^w for a unit quaternion: the same axis, w times the angle (slerp from the identity).
 glm::quat Power(const glm::quat& q_in, float w) {
   const glm::quat q = q_in.w < 0.f ? -q_in : q_in;
@@ -98,22 +91,37 @@ std::string_view InputErrorName(InputError error) {
   return "unknown";
 }
 
-InputError ValidatePositions(const PositionsInput& in) {
+namespace detail {
+
+InputError ValidateMeasured(const PositionsInput& in, const Chain& ch, bool check_finite) {
   const TwoBoneOptions& o = in.options;
-  if (!Finite(in.hip_ms) || !Finite(in.knee_ms) || !Finite(in.foot_ms) || !Finite(in.target_ms) ||
-      (o.use_pole && !Finite(o.pole_ms)) ||
-      (o.use_limits && (!Finite(o.limits.min_deg) || !Finite(o.limits.max_deg))) ||
-      !Finite(o.soften) || !Finite(o.weight)) {
-    return InputError::kNonFinite;
+  // x * 0 is 0 for a finite x and NaN for NaN or an infinity: one test for all inputs.
+  float nan_if_bad = 0.f;
+  const auto add = [&](float x) { nan_if_bad += x * 0.f; };
+  const auto add3 = [&](const glm::vec3& v) {
+    add(v.x);
+    add(v.y);
+    add(v.z);
+  };
+  if (check_finite) {
+    add3(in.hip_ms);
+    add3(in.knee_ms);
+    add3(in.foot_ms);
+    add3(in.target_ms);
+    if (o.use_pole) add3(o.pole_ms);
   }
-  const float l1 = glm::length(in.knee_ms - in.hip_ms);
-  const float l2 = glm::length(in.foot_ms - in.knee_ms);
-  const float d = glm::length(in.target_ms - in.hip_ms);
-  const float limb = l1 + l2;
-  if (!(limb < kHuge) || !(d < kHuge)) return InputError::kNonFinite;
-  if (!(l1 > kTiny * limb)) return InputError::kZeroLengthUpper;
-  if (!(l2 > kTiny * limb)) return InputError::kZeroLengthLower;
-  if (!(d > kTiny * limb)) return InputError::kTargetOnHip;
+  if (o.use_limits) {
+    add(o.limits.min_deg);
+    add(o.limits.max_deg);
+  }
+  add(o.soften);
+  add(o.weight);
+  if (check_finite && !(nan_if_bad == 0.f)) return InputError::kNonFinite;
+  const float limb = ch.l1 + ch.l2;
+  if (!(limb < kHuge) || !(ch.d < kHuge)) return InputError::kNonFinite;
+  if (!(ch.l1 > kTiny * limb)) return InputError::kZeroLengthUpper;
+  if (!(ch.l2 > kTiny * limb)) return InputError::kZeroLengthLower;
+  if (!(ch.d > kTiny * limb)) return InputError::kTargetOnHip;
   if (o.use_limits && !(0.f <= o.limits.min_deg && o.limits.min_deg <= o.limits.max_deg &&
                         o.limits.max_deg <= 180.f)) {
     return InputError::kBadLimits;
@@ -123,12 +131,22 @@ InputError ValidatePositions(const PositionsInput& in) {
   return InputError::kNone;
 }
 
+}  // namespace detail
+
+InputError ValidatePositions(const PositionsInput& in) {
+  return detail::ValidateMeasured(in,
+                                  detail::Measure(in.hip_ms, in.knee_ms, in.foot_ms, in.target_ms));
+}
+
 namespace detail {
 
-void SolveWithOptions(const PositionsInput& in, OptionsSolve* out) {
+InputError SolveWithOptions(const PositionsInput& in, OptionsSolve* out, bool rotations,
+                            bool check_finite) {
   const TwoBoneOptions& o = in.options;
   const glm::vec3& a = in.hip_ms;
   const Chain ch = Measure(a, in.knee_ms, in.foot_ms, in.target_ms);
+  const InputError error = ValidateMeasured(in, ch, check_finite);
+  if (error != InputError::kNone) return error;
   const float lo = std::fabs(ch.l1 - ch.l2);
   const float hi = ch.l1 + ch.l2;
   PositionsResult& r = out->result;
@@ -188,21 +206,21 @@ void SolveWithOptions(const PositionsInput& in, OptionsSolve* out) {
   out->flip_margin = std::sqrt(u2) / hi;
 
   const glm::vec3 knee = circle.center + side * circle.radius;
-  const glm::quat q1 = RotationBetweenKernel(ch.ab, knee - a);
-  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, ch.bc), foot - knee);
-
   out->chain = ch;
   out->lo = lo;
   out->hi = hi;
   out->circle = circle;
   out->solved_knee = knee;
   out->solved_foot = foot;
+  r.knee_ms = knee;
+  r.foot_ms = foot;
+  if (!rotations) return InputError::kNone;
+  const glm::quat q1 = RotationBetweenKernel(ch.ab, knee - a);
+  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, ch.bc), foot - knee);
   if (o.weight >= 1.f) {
-    r.knee_ms = knee;
-    r.foot_ms = foot;
     r.hip_rotation = q1;
     r.knee_rotation = q2;
-    return;
+    return InputError::kNone;
   }
   // Each bone's rotation scaled by the weight, as the job does it on local rotations: the
   // knee's correction is the one found in the fully turned hip's frame, so in this space it is
@@ -214,6 +232,7 @@ void SolveWithOptions(const PositionsInput& in, OptionsSolve* out) {
   r.knee_rotation = x;
   r.knee_ms = a + Rotate(q1w, ch.ab);
   r.foot_ms = r.knee_ms + Rotate(x, Rotate(q1w, ch.bc));
+  return InputError::kNone;
 }
 
 void FillReport(const PositionsInput& in, const OptionsSolve& s, PositionsReport* rep) {
@@ -245,10 +264,9 @@ void FillReport(const PositionsInput& in, const OptionsSolve& s, PositionsReport
 
 InputError SolvePositions(const PositionsInput& input, PositionsResult* result,
                           PositionsReport* report) {
-  const InputError error = ValidatePositions(input);
-  if (error != InputError::kNone) return error;
   detail::OptionsSolve solve;
-  detail::SolveWithOptions(input, &solve);
+  const InputError error = detail::SolveWithOptions(input, &solve, /*rotations=*/true);
+  if (error != InputError::kNone) return error;
   if (result != nullptr) *result = solve.result;
   if (report != nullptr) detail::FillReport(input, solve, report);
   return InputError::kNone;
