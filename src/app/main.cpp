@@ -14,6 +14,7 @@
 
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
+#include "app/cmd_solve.h"
 #include "app/paths.h"
 #include "app/viewer.h"
 
@@ -144,6 +145,13 @@ int main(int argc, char** argv) {
   pose_cmd->add_option("--out", pose_out, "write the pose as JSON to this file");
   pose_cmd->add_flag("--json", pose.json, "print JSON");
 
+  bool solve_json = false;
+  CLI::App* solve_cmd = cli.add_subcommand(
+      "solve", "JSON Lines in, JSON Lines out: the solver's position step, one chain per line");
+  solve_cmd->add_flag("--json", solve_json, "(the default) one JSON object per output line");
+  bool solve_pretty = false;
+  solve_cmd->add_flag("--pretty", solve_pretty, "indent each output object (not JSON Lines)");
+
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -156,6 +164,8 @@ int main(int argc, char** argv) {
     return Fail(e.what(), 2);
   }
 
+  if (solve_cmd->parsed())
+    return ikpose::app::RunSolve(std::cin, std::cout, std::cerr, solve_pretty);
   if (inspect_cmd->parsed()) {
     inspect.model = inspect_model.empty() ? ikpose::app::DefaultModelPath()
                                           : std::filesystem::path(inspect_model);

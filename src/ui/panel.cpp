@@ -175,7 +175,7 @@ const char* ReachLabel(ik::Reach reach) {
 
 void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
   ImGui::Begin("ikpose");
   ImGui::TextUnformatted(state.model_label.c_str());
   if (!state.status.empty())
