@@ -169,8 +169,14 @@ struct DefaultSolve {
   bool valid;  // the checks of ValidatePositions on lengths (NaN and infinities included)
 };
 
-IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                        const glm::vec3& t) {
+// The seed's positions step, branch-free: b', c', the reach case and the validity checks.
+struct DefaultPositions {
+  glm::vec3 knee, foot;
+  int reach;   // 0 reachable, 1 too far, 2 too close (the order of ik::Reach)
+  bool valid;  // the checks of ValidatePositions on lengths (NaN and infinities included)
+};
+IKPOSE_KERNEL DefaultPositions SolveDefaultPositions(const glm::vec3& a, const glm::vec3& b,
+                                                     const glm::vec3& c, const glm::vec3& t) {
   const Chain ch = Measure(a, b, c, t);
   const float lo = std::fabs(ch.l1 - ch.l2);
   const float hi = ch.l1 + ch.l2;
@@ -185,17 +191,34 @@ IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, 
   const bool on_axis = !(u2 > limit * limit);
   const glm::vec3 side = Select(on_axis, PerpendicularOfUnit(ch.dir), u * (1.f / std::sqrt(u2)));
   const glm::vec3 knee = circle.center + side * circle.radius;
-  const glm::quat q1 = RotationBetweenKernel(ch.ab, knee - a);
-  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, ch.bc), foot - knee);
   // Filled component by component: whole-struct copies go through memory and keep the batch
   // loop from vectorising.
-  DefaultSolve out;
+  DefaultPositions out;
   out.knee.x = knee.x;
   out.knee.y = knee.y;
   out.knee.z = knee.z;
   out.foot.x = foot.x;
   out.foot.y = foot.y;
   out.foot.z = foot.z;
+  out.reach = too_far ? 1 : (too_close ? 2 : 0);
+  // Same tests as ValidatePositions; NaN anywhere makes a length NaN and fails them.
+  out.valid = (hi < 1e18f) & (ch.d < 1e18f) & (ch.l1 > 1e-6f * hi) & (ch.l2 > 1e-6f * hi) &
+              (ch.d > 1e-6f * hi);
+  return out;
+}
+
+IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                                        const glm::vec3& t) {
+  const DefaultPositions p = SolveDefaultPositions(a, b, c, t);
+  const glm::quat q1 = RotationBetweenKernel(b - a, p.knee - a);
+  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, c - b), p.foot - p.knee);
+  DefaultSolve out;
+  out.knee.x = p.knee.x;
+  out.knee.y = p.knee.y;
+  out.knee.z = p.knee.z;
+  out.foot.x = p.foot.x;
+  out.foot.y = p.foot.y;
+  out.foot.z = p.foot.z;
   out.hip_rotation.w = q1.w;
   out.hip_rotation.x = q1.x;
   out.hip_rotation.y = q1.y;
@@ -204,10 +227,8 @@ IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, 
   out.knee_rotation.x = q2.x;
   out.knee_rotation.y = q2.y;
   out.knee_rotation.z = q2.z;
-  out.reach = too_far ? 1 : (too_close ? 2 : 0);
-  // Same tests as ValidatePositions; NaN anywhere makes a length NaN and fails them.
-  out.valid = (hi < 1e18f) & (ch.d < 1e18f) & (ch.l1 > 1e-6f * hi) & (ch.l2 > 1e-6f * hi) &
-              (ch.d > 1e-6f * hi);
+  out.reach = p.reach;
+  out.valid = p.valid;
   return out;
 }
 

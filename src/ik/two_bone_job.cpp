@@ -147,11 +147,28 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   Mapped m;
   if (Map(*this, &m) != InputError::kNone) return false;
   // Validated with the caller's weight; the weight applies to the local rotations below.
-  const float weight = m.input.options.weight;
+  const TwoBoneOptions& o = m.input.options;
+  const float weight = o.weight;
   detail::OptionsSolve s;
-  if (detail::SolveWithOptions(m.input, &s, /*rotations=*/false, /*check_finite=*/false) !=
-      InputError::kNone) {
-    return false;
+  glm::vec3 solved_knee, solved_foot;
+  // The seed's case without a report: the branch-free kernel, all in registers.
+  if (report == nullptr && !o.use_pole && !o.use_limits && o.soften == 1.f) {
+    if (!(0.f <= weight && weight <= 1.f)) return false;
+    const detail::DefaultPositions p = detail::SolveDefaultPositions(
+        m.input.hip_ms, m.input.knee_ms, m.input.foot_ms, m.input.target_ms);
+    if (!p.valid) return false;
+    solved_knee = p.knee;
+    solved_foot = p.foot;
+    s.result.reach = static_cast<Reach>(p.reach);
+    s.result.limit_clamped = false;
+    s.result.softened = false;
+  } else {
+    if (detail::SolveWithOptions(m.input, &s, /*rotations=*/false, /*check_finite=*/false) !=
+        InputError::kNone) {
+      return false;
+    }
+    solved_knee = s.solved_knee;
+    solved_foot = s.solved_foot;
   }
 
   const glm::vec3& a = m.input.hip_ms;
@@ -160,7 +177,7 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   // the direction of the new knee (the post's first GetRotationBetween, with the bone's own
   // frame taken between its rotation and its scale, where the rotation acts).
   glm::quat d1 = detail::RotationBetweenKernel(
-      m.knee_offset, detail::Rotate(glm::conjugate(m.hip_rotation), s.solved_knee - a));
+      m.knee_offset, detail::Rotate(glm::conjugate(m.hip_rotation), solved_knee - a));
   const glm::quat hip_full = m.hip_rotation * d1;
   const glm::vec3 knee_full = a + detail::Rotate(hip_full, m.knee_offset);
   // Knee: in the turned hip's local frame, from the foot offset to the new foot (the post's
@@ -171,7 +188,7 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   const float sign = sh.x * sh.y * sh.z < 0.f ? -1.f : 1.f;
   const glm::vec3 cofactors(sh.y * sh.z * sign, sh.x * sh.z * sign, sh.x * sh.y * sign);
   const glm::vec3 want_in_hip =
-      detail::Rotate(glm::conjugate(hip_full), s.solved_foot - knee_full) * cofactors;
+      detail::Rotate(glm::conjugate(hip_full), solved_foot - knee_full) * cofactors;
   glm::quat d2 = detail::RotationBetweenKernel(
       m.foot_offset, detail::Rotate(glm::conjugate(m.knee_rotation), want_in_hip));
   if (weight < 1.f) {
@@ -185,7 +202,7 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   // one computed above and the foot lands on c' (to rounding); otherwise forward kinematics.
   const bool exact = UniformMagnitude(sh);
   glm::vec3 knee_p = knee_full;
-  glm::vec3 foot_p = s.solved_foot;
+  glm::vec3 foot_p = solved_foot;
   if (weight < 1.f || !exact) {
     knee_p = a + detail::Rotate(hip_new, m.knee_offset);
     const glm::vec3 lower_in_hip = detail::Rotate(knee_new, m.foot_offset);
