@@ -14,7 +14,8 @@
 namespace ikpose::app {
 namespace {
 
-using nlohmann::json;
+// Keys in the order written: reach, b, c, circle, error first.
+using json = nlohmann::ordered_json;
 
 // A failure of one input line, with the message written back.
 struct LineError {
