@@ -61,8 +61,11 @@ struct TwoBoneOutput {
   glm::quat knee_rotation_ls{1.f, 0.f, 0.f, 0.f};  // new local rotation of the knee
   glm::quat foot_rotation_ls{1.f, 0.f, 0.f, 0.f};  // new local rotation of the foot
   Reach reach = Reach::kReachable;
-  glm::vec3 knee_ms{0.f};   // the knee joint after the new rotations (forward kinematics)
-  glm::vec3 foot_ms{0.f};   // the foot joint after the new rotations (forward kinematics)
+  // The knee and foot joints of the new pose, model space: b' and c' (which the new rotations
+  // reach to float rounding), or forward kinematics when the weight is below 1 or the hip's
+  // scale is not uniform.
+  glm::vec3 knee_ms{0.f};
+  glm::vec3 foot_ms{0.f};
   float residual_ms = 0.f;  // |foot_ms - target_ms|
   bool limit_clamped = false;
   bool softened = false;
