@@ -19,6 +19,7 @@
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
 #include "app/paths.h"
+#include "app/target_drag.h"
 #include "asset/load_model.h"
 #include "render/line_renderer.h"
 #include "render/model_renderer.h"
@@ -35,15 +36,8 @@ namespace {
 
 constexpr int kMsaaSamples = 4;
 
-// What the user is dragging with the left mouse button.
-struct Drag {
-  enum class Kind { kNone, kTarget, kPole, kOrbit, kPan } kind = Kind::kNone;
-  anim::Limb limb = anim::Limb::kLeftArm;
-  glm::vec3 start_ms{0.0f};     // the handle's position when grabbed
-  glm::vec3 grab_hit_ms{0.0f};  // where the ray met the drag plane when grabbed
-  glm::vec3 plane_normal_ms{0.0f, 0.0f, 1.0f};
-  int axis = -1;  // X/Y/Z key held: movement only along that axis
-};
+// What a held mouse button does: move a handle (TargetDrag), orbit or pan the camera.
+enum class MouseMode { kNone, kHandle, kOrbit, kPan };
 
 // Everything a loaded model needs; replaced whole when another file loads.
 struct LoadedModel {
@@ -67,7 +61,8 @@ struct ViewerState {
   LoadedModel loaded;
   OrbitCamera camera;
   ui::PanelState panel;
-  Drag drag;
+  MouseMode mouse = MouseMode::kNone;
+  TargetDrag drag;
   unsigned gpu_timer = 0;
   bool gpu_timer_pending = false;
   bool running = true;
@@ -110,7 +105,8 @@ bool LoadInto(ViewerState& state, const std::string& path, std::string* error) {
   state.camera = OrbitCamera{};
   state.camera.yaw_deg = glm::degrees(std::atan2(forward.x, forward.z));
   state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
-  state.drag = {};
+  state.drag.End();
+  state.mouse = MouseMode::kNone;
   return true;
 }
 
@@ -214,83 +210,42 @@ Ray MouseRay(const ViewerState& state, int x, int y) {
                                static_cast<float>(state.target.height()));
 }
 
-// Left button down: a target or pole handle, else a joint (selects it), else orbit.
-void BeginDrag(ViewerState& state, int x, int y) {
-  scene::PosingSession& session = *state.loaded.session;
+// Left button down: a target or pole handle, else a joint (selects it) and orbit.
+void BeginLeftDrag(ViewerState& state, int x, int y) {
   const Ray ray = MouseRay(state, x, y);
   const float handle = scene::HandleRadius(state.loaded.height) * 1.6f;
-  float best = std::numeric_limits<float>::max();
-  state.drag = {};
-  for (anim::Limb limb : anim::kLimbs) {
-    const scene::LimbTarget& t = session.target(limb);
-    if (!t.available) continue;
-    const float hit = RaySphere(ray, t.target_ms, handle);
-    if (hit >= 0.0f && hit < best) {
-      best = hit;
-      state.drag.kind = Drag::Kind::kTarget;
-      state.drag.limb = limb;
-      state.drag.start_ms = t.target_ms;
-    }
-    if (t.options.solver.use_pole) {
-      const float pole_hit = RaySphere(ray, t.options.solver.pole_ms, handle);
-      if (pole_hit >= 0.0f && pole_hit < best) {
-        best = pole_hit;
-        state.drag.kind = Drag::Kind::kPole;
-        state.drag.limb = limb;
-        state.drag.start_ms = t.options.solver.pole_ms;
-      }
-    }
-  }
-  if (state.drag.kind != Drag::Kind::kNone) {
-    state.drag.plane_normal_ms = -ray.direction_ms;
-    if (!RayPlane(ray, state.drag.start_ms, state.drag.plane_normal_ms, &state.drag.grab_hit_ms)) {
-      state.drag.grab_hit_ms = state.drag.start_ms;
-    }
+  if (state.drag.Begin(ray, *state.loaded.session, handle)) {
+    state.mouse = MouseMode::kHandle;
     return;
   }
-  // A joint under the mouse becomes the selected bone.
-  const anim::Skeleton& skeleton = state.loaded.model->skeleton;
-  for (int bone = 0; bone < skeleton.size(); ++bone) {
-    if (!skeleton.IsJoint(bone)) continue;
-    const float hit = RaySphere(ray, anim::PositionMs(session.pose(), bone), handle * 0.5f);
-    if (hit >= 0.0f && hit < best) {
-      best = hit;
-      state.panel.selected_bone = bone;
-    }
-  }
-  state.drag.kind = Drag::Kind::kOrbit;
+  const int joint =
+      PickJoint(ray, state.loaded.model->skeleton, state.loaded.session->pose(), handle * 0.5f);
+  if (joint >= 0) state.panel.selected_bone = joint;
+  state.mouse = MouseMode::kOrbit;
 }
 
-void UpdateDrag(ViewerState& state, int x, int y, int dx, int dy) {
-  Drag& drag = state.drag;
-  if (drag.kind == Drag::Kind::kOrbit) {
-    state.camera.Orbit(-0.4f * static_cast<float>(dx), 0.4f * static_cast<float>(dy));
-    return;
-  }
-  if (drag.kind == Drag::Kind::kPan) {
-    state.camera.Pan(
-        static_cast<float>(dx) / static_cast<float>(std::max(state.target.height(), 1)),
-        static_cast<float>(dy) / static_cast<float>(std::max(state.target.height(), 1)));
-    return;
-  }
-  if (drag.kind != Drag::Kind::kTarget && drag.kind != Drag::Kind::kPole) return;
-  glm::vec3 hit;
-  if (!RayPlane(MouseRay(state, x, y), drag.start_ms, drag.plane_normal_ms, &hit)) return;
-  glm::vec3 delta = hit - drag.grab_hit_ms;
-  const Uint8* keys = SDL_GetKeyboardState(nullptr);
-  drag.axis = keys[SDL_SCANCODE_X] ? 0 : keys[SDL_SCANCODE_Y] ? 1 : keys[SDL_SCANCODE_Z] ? 2 : -1;
-  if (drag.axis >= 0) {
-    const float along = delta[drag.axis];
-    delta = glm::vec3(0.0f);
-    delta[drag.axis] = along;
-  }
-  if ((SDL_GetModState() & KMOD_SHIFT) != 0) delta *= 0.1f;  // fine moves
-  scene::LimbTarget& t = state.loaded.session->target(drag.limb);
-  if (drag.kind == Drag::Kind::kTarget) {
-    t.target_ms = drag.start_ms + delta;
-    t.rung = -1;
-  } else {
-    t.options.solver.pole_ms = drag.start_ms + delta;
+void MouseMoved(ViewerState& state, int x, int y, int dx, int dy) {
+  const float height = static_cast<float>(std::max(state.target.height(), 1));
+  switch (state.mouse) {
+    case MouseMode::kOrbit:
+      state.camera.Orbit(-0.4f * static_cast<float>(dx), 0.4f * static_cast<float>(dy));
+      break;
+    case MouseMode::kPan:
+      state.camera.Pan(static_cast<float>(dx) / height, static_cast<float>(dy) / height);
+      break;
+    case MouseMode::kHandle: {
+      const Uint8* keys = SDL_GetKeyboardState(nullptr);
+      DragModifiers modifiers;
+      modifiers.axis = keys[SDL_SCANCODE_X]   ? 0
+                       : keys[SDL_SCANCODE_Y] ? 1
+                       : keys[SDL_SCANCODE_Z] ? 2
+                                              : -1;
+      modifiers.fine = (SDL_GetModState() & KMOD_SHIFT) != 0;
+      state.drag.Update(MouseRay(state, x, y), modifiers, *state.loaded.session);
+      break;
+    }
+    case MouseMode::kNone:
+      break;
   }
 }
 
@@ -322,19 +277,17 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     case SDL_MOUSEBUTTONDOWN:
       if (io.WantCaptureMouse) break;
       if (event.button.button == SDL_BUTTON_LEFT) {
-        BeginDrag(state, event.button.x, event.button.y);
+        BeginLeftDrag(state, event.button.x, event.button.y);
       } else {
-        state.drag = {};
-        state.drag.kind = Drag::Kind::kPan;
+        state.mouse = MouseMode::kPan;
       }
       break;
     case SDL_MOUSEBUTTONUP:
-      state.drag = {};
+      state.drag.End();
+      state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:
-      if (state.drag.kind != Drag::Kind::kNone) {
-        UpdateDrag(state, event.motion.x, event.motion.y, event.motion.xrel, event.motion.yrel);
-      }
+      MouseMoved(state, event.motion.x, event.motion.y, event.motion.xrel, event.motion.yrel);
       break;
     case SDL_MOUSEWHEEL:
       if (io.WantCaptureMouse) break;

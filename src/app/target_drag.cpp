@@ -1,0 +1,67 @@
+#include "app/target_drag.h"
+
+#include <limits>
+
+namespace ikpose::app {
+
+bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, float radius) {
+  handle_ = Handle::kNone;
+  float best = std::numeric_limits<float>::max();
+  const auto consider = [&](Handle handle, anim::Limb limb, const glm::vec3& center_ms) {
+    const float hit = RaySphere(ray, center_ms, radius);
+    if (hit >= 0.0f && hit < best) {
+      best = hit;
+      handle_ = handle;
+      limb_ = limb;
+      start_ms_ = center_ms;
+    }
+  };
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbTarget& t = session.target(limb);
+    if (!t.available) continue;
+    consider(Handle::kTarget, limb, t.target_ms);
+    if (t.options.solver.use_pole) consider(Handle::kPole, limb, t.options.solver.pole_ms);
+  }
+  if (!active()) return false;
+  plane_normal_ms_ = -ray.direction_ms;
+  if (!RayPlane(ray, start_ms_, plane_normal_ms_, &grab_hit_ms_)) grab_hit_ms_ = start_ms_;
+  return true;
+}
+
+void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
+                        scene::PosingSession& session) const {
+  if (!active()) return;
+  glm::vec3 hit;
+  if (!RayPlane(ray, start_ms_, plane_normal_ms_, &hit)) return;
+  glm::vec3 delta = hit - grab_hit_ms_;
+  if (modifiers.axis >= 0 && modifiers.axis < 3) {
+    const float along = delta[modifiers.axis];
+    delta = glm::vec3(0.0f);
+    delta[modifiers.axis] = along;
+  }
+  if (modifiers.fine) delta *= 0.1f;
+  scene::LimbTarget& t = session.target(limb_);
+  if (handle_ == Handle::kTarget) {
+    t.target_ms = start_ms_ + delta;
+    t.rung = -1;  // a dragged target has left its rung
+  } else {
+    t.options.solver.pole_ms = start_ms_ + delta;
+  }
+}
+
+int PickJoint(const Ray& ray, const anim::Skeleton& skeleton, const anim::Pose& pose,
+              float radius) {
+  int picked = -1;
+  float best = std::numeric_limits<float>::max();
+  for (int bone = 0; bone < skeleton.size(); ++bone) {
+    if (!skeleton.IsJoint(bone)) continue;
+    const float hit = RaySphere(ray, anim::PositionMs(pose, bone), radius);
+    if (hit >= 0.0f && hit < best) {
+      best = hit;
+      picked = bone;
+    }
+  }
+  return picked;
+}
+
+}  // namespace ikpose::app

@@ -1,0 +1,42 @@
+// Dragging a limb's target or pole handle with the mouse: pick the nearest handle under the
+// cursor's ray, then move it in the plane through the handle that faces the camera. An axis
+// lock (X/Y/Z held) keeps only that component of the move; fine mode (Shift) scales it by 0.1.
+// Pure math over the scene: no SDL, so tests drive it with rays.
+#pragma once
+
+#include "app/orbit_camera.h"
+#include "scene/posing_session.h"
+
+namespace ikpose::app {
+
+struct DragModifiers {
+  int axis = -1;      // 0, 1, 2: move along x, y or z only; -1: free
+  bool fine = false;  // a tenth of the mouse's movement
+};
+
+class TargetDrag {
+ public:
+  enum class Handle { kNone, kTarget, kPole };
+
+  // Grabs the nearest target or pole sphere of `radius` that `ray` hits; false if none.
+  bool Begin(const Ray& ray, const scene::PosingSession& session, float radius);
+  // Moves the grabbed handle to follow `ray`.
+  void Update(const Ray& ray, const DragModifiers& modifiers, scene::PosingSession& session) const;
+  void End() { handle_ = Handle::kNone; }
+
+  bool active() const { return handle_ != Handle::kNone; }
+  Handle handle() const { return handle_; }
+  anim::Limb limb() const { return limb_; }
+
+ private:
+  Handle handle_ = Handle::kNone;
+  anim::Limb limb_ = anim::Limb::kLeftArm;
+  glm::vec3 start_ms_{0.0f};     // the handle's position when grabbed
+  glm::vec3 grab_hit_ms_{0.0f};  // where the ray met the drag plane when grabbed
+  glm::vec3 plane_normal_ms_{0.0f, 0.0f, 1.0f};
+};
+
+// The joint whose sphere of `radius` the ray hits first, or -1.
+int PickJoint(const Ray& ray, const anim::Skeleton& skeleton, const anim::Pose& pose, float radius);
+
+}  // namespace ikpose::app
