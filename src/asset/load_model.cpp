@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <unordered_map>
@@ -452,6 +453,36 @@ void AddImporterWarnings(const std::vector<std::string>& log, std::vector<std::s
   }
 }
 
+// Object File Format headers state their vertex and face counts; assimp believes them, so a
+// header claiming billions (assimp-testmodels' invalid/OutOfMemory.off) costs minutes and
+// gigabytes before failing. Reject counts the file is too small to hold.
+void CheckOffHeader(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string word;
+  std::vector<std::string> words;
+  while (words.size() < 4 && in >> word) {
+    if (word[0] == '#') {
+      std::string rest;
+      std::getline(in, rest);
+      continue;
+    }
+    words.push_back(word);
+  }
+  if (words.size() < 4 || words[0].find("OFF") == std::string::npos) return;
+  std::error_code ec;
+  const double size = static_cast<double>(fs::file_size(path, ec));
+  if (ec) return;
+  char* end = nullptr;
+  const double vertices = std::strtod(words[1].c_str(), &end);
+  const double faces = std::strtod(words[2].c_str(), &end);
+  // A vertex line takes at least 6 bytes ("0 0 0\n"), a triangle at least 8 ("3 0 1 2\n").
+  if (vertices * 6.0 > size || faces * 8.0 > size) {
+    throw LoadError(path.string() + ": OFF header claims " + words[1] + " vertices and " +
+                    words[2] + " faces, more than a " +
+                    std::to_string(static_cast<long long>(size)) + "-byte file can hold");
+  }
+}
+
 std::string Lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
@@ -468,6 +499,8 @@ anim::Model LoadModel(const fs::path& path) {
     std::ifstream probe(path, std::ios::binary);
     if (!probe) throw LoadError(path.string() + ": cannot be opened for reading");
   }
+
+  if (Lower(path.extension().string()) == ".off") CheckOffHeader(path);
 
   std::lock_guard<std::mutex> lock(g_import_mutex);
   EnsureLogger();
