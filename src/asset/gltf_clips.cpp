@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -71,7 +72,9 @@ std::vector<std::uint8_t> DecodeBase64(const std::string& text) {
 std::string PercentDecode(const std::string& uri) {
   std::string out;
   for (std::size_t i = 0; i < uri.size(); ++i) {
-    if (uri[i] == '%' && i + 2 < uri.size()) {
+    if (uri[i] == '%' && i + 2 < uri.size() &&
+        std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
       out.push_back(static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16)));
       i += 2;
     } else {

@@ -8,6 +8,7 @@
 #include <assimp/LogStream.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -17,6 +18,7 @@
 
 #include "anim/rig_checks.h"
 #include "asset/gltf_clips.h"
+#include "asset/weights.h"
 
 namespace ikpose::asset {
 
@@ -75,6 +77,21 @@ void EnsureLogger() {
   created = true;
   Assimp::Logger* logger = Assimp::DefaultLogger::create("", Assimp::Logger::NORMAL, 0);
   logger->attachStream(new CaptureStream, Assimp::Logger::Warn);
+}
+
+std::string PercentDecode(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out.push_back(static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16)));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
 }
 
 // ----- the import -----
@@ -280,14 +297,9 @@ struct Builder {
     int unweighted = 0;
     int extra_joint = -1;
     for (unsigned v = 0; v < n; ++v) {
-      auto& list = influences[v];
-      if (list.size() > 4) ++over_4;
-      std::sort(list.begin(), list.end(),
-                [](const auto& x, const auto& y) { return x.first > y.first; });
-      if (list.size() > 4) list.resize(4);
-      float sum = 0.f;
-      for (const auto& [weight, joint] : list) sum += weight;
-      if (list.empty() || !(sum > 0.f)) {
+      const VertexInfluences kept = KeepFourLargest(std::move(influences[v]));
+      if (kept.dropped) ++over_4;
+      if (kept.count == 0) {
         // No weight at all: keep the vertex where it was bound, following the mesh's node.
         if (extra_joint < 0) {
           extra_joint = static_cast<int>(skin.joints.size());
@@ -299,10 +311,8 @@ struct Builder {
         ++unweighted;
         continue;
       }
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        mesh.joints[v][static_cast<int>(i)] = static_cast<unsigned>(list[i].second);
-        mesh.weights[v][static_cast<int>(i)] = list[i].first / sum;
-      }
+      mesh.joints[v] = kept.joints;
+      mesh.weights[v] = kept.weights;
     }
     if (over_4 > 0) {
       vertices_over_4 += over_4;
@@ -341,10 +351,18 @@ struct Builder {
         }
       }
     } else {
-      fs::path file(key);
-      if (file.is_relative()) file = path.parent_path() / file;
-      texture.path = file.lexically_normal().string();
+      const auto resolve = [this](const std::string& name) {
+        fs::path file(name);
+        if (file.is_relative()) file = path.parent_path() / file;
+        return file.lexically_normal().string();
+      };
+      texture.path = resolve(key);
       std::error_code ec;
+      if (!fs::is_regular_file(texture.path, ec) && key.find('%') != std::string::npos) {
+        // glTF image URIs are percent-encoded ("skin%20base.png").
+        const std::string decoded = resolve(PercentDecode(key));
+        if (fs::is_regular_file(decoded, ec)) texture.path = decoded;
+      }
       if (!fs::is_regular_file(texture.path, ec)) {
         model.warnings.push_back("texture '" + key + "' not found (looked for " + texture.path +
                                  ")");
@@ -546,6 +564,23 @@ anim::Model LoadModel(const fs::path& path) {
   b.model.format = Lower(path.extension().string());
   if (!b.model.format.empty() && b.model.format[0] == '.') b.model.format.erase(0, 1);
   if (b.model.format == "gltf" || b.model.format == "glb") b.model.units = "m";
+  if (scene->mMetaData != nullptr) {
+    // FBX: centimetres per file unit.
+    float unit_cm = 0.f;
+    double unit_cm_double = 0.0;
+    if (scene->mMetaData->Get("UnitScaleFactor", unit_cm_double)) {
+      unit_cm = static_cast<float>(unit_cm_double);
+    } else {
+      scene->mMetaData->Get("UnitScaleFactor", unit_cm);
+    }
+    if (unit_cm == 1.f) {
+      b.model.units = "cm";
+    } else if (unit_cm == 100.f) {
+      b.model.units = "m";
+    } else if (unit_cm > 0.f && std::isfinite(unit_cm)) {
+      b.model.units = std::to_string(unit_cm) + " cm";
+    }
+  }
   AddImporterWarnings(log, b.model.warnings);
 
   b.BuildSkeleton();
