@@ -48,7 +48,8 @@ glm::mat4 OrbitCamera::View() const {
 }
 
 glm::mat4 OrbitCamera::Projection(float aspect) const {
-  return glm::perspective(glm::radians(fov_y_deg), aspect, NearPlane(), FarPlane());
+  const glm::mat4 shift = glm::translate(glm::mat4(1.0f), glm::vec3(shift_ndc_x, 0.0f, 0.0f));
+  return shift * glm::perspective(glm::radians(fov_y_deg), aspect, NearPlane(), FarPlane());
 }
 
 Ray OrbitCamera::PixelRay(float x, float y, float width, float height) const {

@@ -20,6 +20,9 @@ class OrbitCamera {
   float distance = 3.0f;
   glm::vec3 focus_ms{0.0f, 0.9f, 0.0f};
   float fov_y_deg = 40.0f;
+  // Shifts the image sideways, in NDC units (2 = the view's width), so the model centres in the
+  // part of the window that the panel leaves free.
+  float shift_ndc_x = 0.0f;
 
   void Frame(const glm::vec3& center_ms, float radius);
   void Orbit(float dx_deg, float dy_deg);

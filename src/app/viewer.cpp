@@ -416,6 +416,9 @@ void Frame(ViewerState& state, float seconds) {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
+  // Centre the model in what the panel leaves free (the panel is ~440 px wide at the left).
+  const bool panel_shown = !state.options.offscreen || state.options.panel;
+  state.camera.shift_ndc_x = panel_shown && width > 880 ? 440.0f / static_cast<float>(width) : 0.0f;
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
   state.lines.Draw(state.debug, view_proj, false);
   render::Lighting lighting;

@@ -89,13 +89,15 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
   return limb;
 }
 
-Ladder ParseLadder(const Json& j, bool* enabled) {
+Ladder ParseLadder(const Json& j, bool* enabled, bool* snap) {
   if (!j.is_object()) throw FieldError{"ladder must be an object"};
   Ladder ladder;
   for (const auto& [key, value] : j.items()) {
     const std::string f = "ladder." + key;
     if (key == "enabled") {
       *enabled = Bool(value, f);
+    } else if (key == "snap") {
+      *snap = Bool(value, f);
     } else if (key == "base") {
       ladder.base_ms = Vec3(value, f);
     } else if (key == "rung_spacing") {
@@ -176,7 +178,7 @@ bool LoadScenario(const std::string& path, Scenario* scenario, std::string* erro
           }
         }
       } else if (key == "ladder") {
-        s.ladder = ParseLadder(value, &s.ladder_enabled);
+        s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap);
       } else {
         throw FieldError{"unknown field " + key};
       }
@@ -274,6 +276,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
+    if (scenario.ladder_snap) session.SnapToRungs();
   }
   session.Evaluate();
   return true;

@@ -10,7 +10,8 @@
 //                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
 //                           "enabled": true}},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
-//               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25}}
+//               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
+//               "snap": true}}
 #pragma once
 
 #include <array>
@@ -36,6 +37,7 @@ struct Scenario {
   std::array<LimbSetting, 4> limbs;  // indexed by anim::Limb
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
+  bool ladder_snap = false;  // put hands and feet on the nearest rungs after loading
   std::string file;  // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.
