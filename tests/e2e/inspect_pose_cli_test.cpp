@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -130,6 +131,41 @@ TEST(InspectCli, DefaultCharacterWhenNoModelIsGiven) {
   }
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(json::parse(r.out)["chains"].size(), 4u);
+}
+
+TEST(PoseCli, DefaultCharacterOnAClipReachesEveryLimbTarget) {
+  const fs::path character = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb";
+  if (!fs::exists(character)) GTEST_SKIP() << "assets/character.glb does not exist yet";
+  const ProgramResult info = RunIkpose({"inspect", "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const json inspect = json::parse(info.out);
+  ASSERT_FALSE(inspect["clips"].empty());
+  const std::string clip = inspect["clips"][0]["name"];
+  std::vector<std::string> args = {"pose", "--clip", clip, "--time", "0.4", "--json"};
+  std::map<std::string, std::vector<double>> targets;
+  for (const auto& [limb, chain] : inspect["chains"].items()) {
+    const json* upper = Bone(inspect["bones"], chain["joints"][0]);
+    ASSERT_NE(upper, nullptr);
+    const double reach =
+        0.7 * (chain["lengths"][0].get<double>() + chain["lengths"][1].get<double>());
+    const bool leg = limb.find("leg") != std::string::npos;
+    std::vector<double> t;
+    for (int i = 0; i < 3; ++i) t.push_back((*upper)["rest_position_ms"][i].get<double>());
+    t[1] -= leg ? reach : 0.5 * reach;
+    t[2] += leg ? 0.1 : 0.5 * reach;
+    targets[limb] = t;
+    args.push_back("--target");
+    args.push_back(limb + "=" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," +
+                   std::to_string(t[2]));
+  }
+  const ProgramResult r = RunIkpose(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json report = json::parse(r.out);
+  ASSERT_EQ(report["chains"].size(), 4u);
+  for (const auto& [limb, t] : targets) {
+    EXPECT_LT(report["chains"][limb]["error"].get<double>(), 1e-4) << limb;
+    EXPECT_LT(Distance(report["chains"][limb]["c"], t), 1e-4) << limb;
+  }
 }
 
 TEST(PoseCli, ReachableTargetsAreReachedAndOtherBonesStay) {
