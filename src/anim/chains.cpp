@@ -74,9 +74,14 @@ struct Analysis {
   std::vector<Words> words;
   std::vector<int> side;
   std::vector<int> depth;
+  std::vector<std::vector<int>> children;
 
   Analysis(const Skeleton& s, const Pose& r) : skeleton(s), rest(r) {
     const int n = s.size();
+    children.resize(n);
+    for (int i = 0; i < n; ++i) {
+      if (s.parents[i] >= 0) children[s.parents[i]].push_back(i);
+    }
     const bool any_joint = s.JointCount() > 0;
     candidate.resize(n);
     words.resize(n);
@@ -184,7 +189,7 @@ void ByNamesWithoutEnd(const Analysis& a, ChainSet& set) {
       const Limb limb = LimbOf(false, a.side[k]);
       if (set[limb].valid()) continue;
       std::vector<int> kids;
-      for (int c : s.Children(k)) {
+      for (int c : a.children[k]) {
         if (a.Ok(c)) kids.push_back(c);
       }
       if (kids.empty()) continue;
@@ -210,10 +215,9 @@ void ByNamesWithoutEnd(const Analysis& a, ChainSet& set) {
 // The branch from `bone` down: at each step the candidate child with the most descendants.
 std::vector<int> MainBranch(const Analysis& a, const std::vector<int>& subtree_size, int bone) {
   std::vector<int> branch{bone};
-  const Skeleton& s = a.skeleton;
   for (int current = bone;;) {
     int next = -1;
-    for (int c : s.Children(current)) {
+    for (int c : a.children[current]) {
       if (!a.Ok(c)) continue;
       if (next < 0 || subtree_size[c] > subtree_size[next]) next = c;
     }
@@ -289,7 +293,7 @@ glm::vec3 EstimateForward(const Analysis& a, const ChainSet& set) {
     const glm::vec3 knee = a.P(c.lower);
     const glm::vec3 foot = EndPositionMs(c, a.rest);
     const float scale = c.upper_length + c.lower_length;
-    for (int toe : a.skeleton.Children(c.end)) {
+    for (int toe : a.children[c.end]) {
       if (!a.Ok(toe)) continue;
       const glm::vec3 d = Horizontal(a.P(toe) - foot);
       if (glm::length(d) > 0.02f * scale) sum += glm::normalize(d);
@@ -333,7 +337,7 @@ void ByStructure(const Analysis& a, ChainSet& set, std::array<std::string, 4>& n
   for (int p : order) {
     if (inside_taken(p)) continue;
     std::vector<int> kids;
-    for (int c : s.Children(p)) {
+    for (int c : a.children[p]) {
       if (a.Ok(c)) kids.push_back(c);
     }
     for (std::size_t i = 0; i < kids.size(); ++i) {
