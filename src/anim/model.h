@@ -60,10 +60,13 @@ struct Mesh {
   int material = -1;       // index into Model::materials, -1 for a default material
   std::vector<glm::vec3> positions_bs;  // bind space
   std::vector<glm::vec3> normals_bs;    // bind space, unit (empty if the file had none)
-  std::vector<glm::vec2> uvs;           // first UV set, OpenGL convention (v up); may be empty
-  std::vector<glm::uvec4> joints;       // per vertex: indices into skins[skin].joints
-  std::vector<glm::vec4> weights;       // per vertex: sum 1
-  std::vector<std::uint32_t> indices;   // triangles, counter-clockwise front faces
+  // First UV set, may be empty. Origin at the image's top-left (glTF's convention): (0,0) is
+  // the first texel of the first row an image decoder returns (stb_image's default order), so
+  // an image uploaded as decoded is sampled at (u, v) with no flip.
+  std::vector<glm::vec2> uvs;
+  std::vector<glm::uvec4> joints;      // per vertex: indices into skins[skin].joints
+  std::vector<glm::vec4> weights;      // per vertex: sum 1
+  std::vector<std::uint32_t> indices;  // triangles, counter-clockwise front faces
   int vertex_count() const { return static_cast<int>(positions_bs.size()); }
   int triangle_count() const { return static_cast<int>(indices.size() / 3); }
 };

@@ -223,8 +223,10 @@ struct Builder {
       mesh.uvs.resize(n);
       for (unsigned v = 0; v < n; ++v) {
         const aiVector3D& uv = in.mTextureCoords[0][v];
-        mesh.uvs[v] =
-            std::isfinite(uv.x) && std::isfinite(uv.y) ? glm::vec2(uv.x, uv.y) : glm::vec2(0.f);
+        // assimp's origin is the image's bottom-left; flip to the top-left (glTF's, and the
+        // first row an image decoder returns).
+        mesh.uvs[v] = std::isfinite(uv.x) && std::isfinite(uv.y) ? glm::vec2(uv.x, 1.f - uv.y)
+                                                                 : glm::vec2(0.f);
       }
     }
     for (unsigned f = 0; f < in.mNumFaces; ++f) {

@@ -121,6 +121,7 @@ fs::path WriteScene(const fs::path& dir) {
   const int pos1 = buffer.Floats({1, 1, 0, 2, 1, 0, 1, 2, 0}, "VEC3", 3);
   const int joints1 = buffer.Bytes({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, "VEC4", 3);
   const int weights1 = buffer.Floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 3);
+  const int uv1 = buffer.Floats({0.25f, 0.1f, 0.75f, 0.1f, 0.25f, 0.9f}, "VEC2", 3);
   const int pos2 = buffer.Floats({0, 0, 0, 0.1f, 0, 0, 0, 0.1f, 0}, "VEC3", 3);
   gltf["meshes"] = json::array(
       {{{"name", "a"},
@@ -129,7 +130,11 @@ fs::path WriteScene(const fs::path& dir) {
            {"material", 0}}}}},
        {{"name", "b"},
         {"primitives",
-         {{{"attributes", {{"POSITION", pos1}, {"JOINTS_0", joints1}, {"WEIGHTS_0", weights1}}},
+         {{{"attributes",
+            {{"POSITION", pos1},
+             {"JOINTS_0", joints1},
+             {"WEIGHTS_0", weights1},
+             {"TEXCOORD_0", uv1}}},
            {"material", 1}}}}},
        {{"name", "prop"}, {"primitives", {{{"attributes", {{"POSITION", pos2}}}}}}}});
   const std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
@@ -234,6 +239,14 @@ TEST_F(GltfScene, ExternalAndEmbeddedBaseColourTextures) {
   EXPECT_TRUE(bytes.path.empty());
   EXPECT_EQ(bytes.encoded.size(), 16u);
   EXPECT_EQ(bytes.encoded[1], 'P');
+}
+
+TEST_F(GltfScene, UvsKeepTheFilesTopLeftOrigin) {
+  const anim::Mesh& b = Mesh("b");
+  ASSERT_EQ(b.uvs.size(), 3u);
+  EXPECT_NEAR(b.uvs[0].x, 0.25f, 1e-6f);
+  EXPECT_NEAR(b.uvs[0].y, 0.1f, 1e-6f);  // as written: v = 0.1 is near the image's top row
+  EXPECT_NEAR(b.uvs[2].y, 0.9f, 1e-6f);
 }
 
 TEST(KeepFourLargest, NoUsableWeightKeepsNothing) {
