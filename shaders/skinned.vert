@@ -29,8 +29,11 @@ void main() {
               a_weights.z * PaletteMatrix(a_joints.z) + a_weights.w * PaletteMatrix(a_joints.w);
   vec4 position_ms = skin * vec4(a_position_bind, 1.0);
   v_position_ms = position_ms.xyz;
-  // The inverse transpose keeps normals right under non-uniform scale.
-  v_normal_ms = normalize(transpose(inverse(mat3(skin))) * a_normal_bind);
+  // The cofactor matrix is the inverse transpose times the determinant: after normalising it
+  // keeps normals right under non-uniform scale, without a per-vertex matrix inverse.
+  mat3 m = mat3(skin);
+  mat3 cofactor = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
+  v_normal_ms = normalize(cofactor * a_normal_bind);
   v_uv = a_uv;
   gl_Position = u_view_proj * position_ms;
 }
