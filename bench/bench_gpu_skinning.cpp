@@ -1,7 +1,7 @@
 // GPU skinning throughput: N instances of the character drawn headlessly (SDL offscreen, EGL)
 // into a 1280x720 multisampled target; GPU time from timer queries. Reports skinned vertices
-// per second and GPU milliseconds per frame (timer queries; the wall clock around glFinish
-// where the driver's queries are not usable). Runs on llvmpipe and on a real GPU alike.
+// per second and milliseconds per frame (wall clock around glFinish), plus what the driver's
+// timer queries say (gpu_timer_ms; meaningful on real GPUs). Runs on llvmpipe and GPUs alike.
 //   build/release/bench/bench_gpu_skinning
 #include <benchmark/benchmark.h>
 #include <glad/gl.h>
@@ -75,23 +75,19 @@ void BM_GpuSkinning(benchmark::State& state) {
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
     GLuint64 ns = 0;
     glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-    // Some drivers (llvmpipe) answer elapsed-time queries with nonsense; trust the wall clock
-    // around glFinish then.
-    const double gpu_ns =
-        static_cast<double>(ns) <= wall_ns * 1.05 ? static_cast<double>(ns) : wall_ns;
-    gpu_ns_total += gpu_ns;
+    gpu_ns_total += static_cast<double>(ns);
     wall_ns_total += wall_ns;
-    state.SetIterationTime(gpu_ns * 1e-9);
+    // The frame's time is the wall clock around glFinish: on llvmpipe the "GPU" is the CPU and
+    // its timer queries are not trustworthy. gpu_timer_ms reports what the driver's timer says.
+    state.SetIterationTime(wall_ns * 1e-9);
   }
   glDeleteQueries(1, &query);
   const double vertices = static_cast<double>(renderer.vertex_count()) * instances;
   state.counters["instances"] = instances;
-  state.counters["wall_ms"] =
-      benchmark::Counter(wall_ns_total * 1e-6 / static_cast<double>(state.iterations()));
-  state.counters["gpu_ms"] =
+  state.counters["gpu_timer_ms"] =
       benchmark::Counter(gpu_ns_total * 1e-6 / static_cast<double>(state.iterations()));
   state.counters["skinned_vertices_per_s"] = benchmark::Counter(
-      vertices * static_cast<double>(state.iterations()) / (gpu_ns_total * 1e-9));
+      vertices * static_cast<double>(state.iterations()) / (wall_ns_total * 1e-9));
   state.SetLabel(window->renderer());
 }
 BENCHMARK(BM_GpuSkinning)->Arg(1)->Arg(16)->Arg(64)->UseManualTime()->Unit(benchmark::kMillisecond);
