@@ -62,6 +62,7 @@ function(ikpose_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS;ENVIRONMENT" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE
     IKPOSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     IKPOSE_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -13,6 +13,8 @@
 #include <sstream>
 
 #include "anim/apply_ik.h"
+#include "anim/atomic_file.h"
+#include "app/chain_point.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
 
@@ -22,59 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Spec {
-  std::string chain;
-  glm::vec3 point{0.f};
-};
-
-// "CHAIN=x,y,z" -> Spec; false with *error.
-bool ParseSpec(const std::string& text, const char* what, Spec* spec, std::string* error) {
-  const std::size_t eq = text.rfind('=');
-  if (eq == std::string::npos || eq == 0) {
-    *error = std::string(what) + " '" + text + "' is not CHAIN=x,y,z";
-    return false;
-  }
-  spec->chain = text.substr(0, eq);
-  const std::string numbers = text.substr(eq + 1);
-  const char* p = numbers.c_str();
-  for (int i = 0; i < 3; ++i) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(p, &end);
-    if (end == p || errno == ERANGE) {
-      *error = std::string(what) + " for " + spec->chain + " ('" + numbers +
-               "') is not three numbers x,y,z";
-      return false;
-    }
-    if (!std::isfinite(v)) {
-      *error = std::string(what) + " for " + spec->chain + " is not a finite point ('" + numbers +
-               "'): NaN and infinity are rejected";
-      return false;
-    }
-    spec->point[i] = static_cast<float>(v);
-    p = end;
-    if (i < 2) {
-      if (*p != ',') {
-        *error = std::string(what) + " for " + spec->chain + " ('" + numbers +
-                 "') is not three numbers x,y,z";
-        return false;
-      }
-      ++p;
-    }
-  }
-  if (*p != '\0') {
-    *error = std::string(what) + " for " + spec->chain + " ('" + numbers +
-             "') has something after the third number";
-    return false;
-  }
-  if (!std::isfinite(spec->point.x) || !std::isfinite(spec->point.y) ||
-      !std::isfinite(spec->point.z)) {
-    *error = std::string(what) + " for " + spec->chain + " is out of range";
-    return false;
-  }
-  return true;
-}
-
 std::string ClipList(const anim::Model& model) {
   std::string list;
   for (std::size_t i = 0; i < model.clips.size(); ++i) {
@@ -82,42 +31,6 @@ std::string ClipList(const anim::Model& model) {
     list += model.clips[i].name.empty() ? std::to_string(i) : model.clips[i].name;
   }
   return list.empty() ? "the model has none" : "clips: " + list;
-}
-
-// Writes `text` to `path` through a temporary file in the same folder, renamed into place.
-bool WriteAtomically(const fs::path& path, const std::string& text, std::string* error) {
-  const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = mkstemp(pattern.data());
-  if (fd < 0) {
-    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-    return false;
-  }
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n <= 0) {
-      if (n < 0 && errno == EINTR) continue;
-      *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-      ::close(fd);
-      std::remove(pattern.c_str());
-      return false;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-    std::remove(pattern.c_str());
-    return false;
-  }
-  std::error_code ec;
-  fs::rename(pattern, path, ec);
-  if (ec) {
-    *error = "cannot write " + path.string() + ": " + ec.message();
-    std::remove(pattern.c_str());
-    return false;
-  }
-  return true;
 }
 
 std::string Vec(const asset::Json& v) {
@@ -166,23 +79,23 @@ int Fail(std::ostream& err, const std::string& what) {
 
 int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   // Check the arguments before the (slow) load.
-  std::vector<Spec> targets;
+  std::vector<ChainPoint> targets;
   std::map<std::string, glm::vec3> poles;
   std::string error;
   for (const std::string& text : options.targets) {
-    Spec spec;
-    if (!ParseSpec(text, "target", &spec, &error)) return Fail(err, error);
-    for (const Spec& other : targets) {
+    ChainPoint spec;
+    if (!ParseChainPoint(text, "target", &spec, &error)) return Fail(err, error);
+    for (const ChainPoint& other : targets) {
       if (other.chain == spec.chain) return Fail(err, "chain " + spec.chain + " has two targets");
     }
     targets.push_back(spec);
   }
   for (const std::string& text : options.poles) {
-    Spec spec;
-    if (!ParseSpec(text, "pole", &spec, &error)) return Fail(err, error);
+    ChainPoint spec;
+    if (!ParseChainPoint(text, "pole", &spec, &error)) return Fail(err, error);
     if (poles.count(spec.chain) != 0) return Fail(err, "chain " + spec.chain + " has two poles");
     bool targeted = false;
-    for (const Spec& t : targets) targeted = targeted || t.chain == spec.chain;
+    for (const ChainPoint& t : targets) targeted = targeted || t.chain == spec.chain;
     if (!targeted)
       return Fail(err, "pole given for chain " + spec.chain + ", which has no --target");
     poles[spec.chain] = spec.point;
@@ -210,7 +123,7 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   const anim::Pose rest = anim::RestPose(model.skeleton);
 
   std::vector<asset::SolvedChain> solved;
-  for (const Spec& target : targets) {
+  for (const ChainPoint& target : targets) {
     asset::SolvedChain sc;
     if (!anim::ResolveChain(model.skeleton, rest, model.chains, target.chain, &sc.chain, &error)) {
       return Fail(err, options.model.string() + ": " + error);
@@ -238,7 +151,8 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
       saved["time"] = options.time.value_or(0.0);
     }
     for (auto& [key, value] : report.items()) saved[key] = value;
-    if (!WriteAtomically(options.out, saved.dump(2) + "\n", &error)) return Fail(err, error);
+    if (!anim::WriteFileAtomically(options.out, saved.dump(2) + "\n", &error))
+      return Fail(err, error);
   }
   if (options.json) {
     out << report.dump(2) << "\n";

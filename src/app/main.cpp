@@ -12,6 +12,7 @@
 
 #include <glm/glm.hpp>
 
+#include "app/chain_point.h"
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
 #include "app/cmd_solve.h"
@@ -40,35 +41,13 @@ bool ParseSize(const std::string& text, int* width, int* height) {
   return true;
 }
 
-// "CHAIN=x,y,z" with finite numbers.
-bool ParseChainPoint(const std::string& text, std::pair<std::string, glm::vec3>* out,
-                     std::string* error) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) {
-    *error = "expected CHAIN=x,y,z, got '" + text + "'";
-    return false;
-  }
-  float x = 0, y = 0, z = 0;
-  char rest = 0;
-  const std::string numbers = text.substr(eq + 1);
-  if (std::sscanf(numbers.c_str(), "%f,%f,%f%c", &x, &y, &z, &rest) != 3) {
-    *error = "expected three numbers x,y,z in '" + text + "'";
-    return false;
-  }
-  if (!std::isfinite(x) || !std::isfinite(y) || !std::isfinite(z)) {
-    *error = "position in '" + text + "' is not finite";
-    return false;
-  }
-  *out = {text.substr(0, eq), glm::vec3(x, y, z)};
-  return true;
-}
-
-bool ParseChainPoints(const std::vector<std::string>& texts,
+// Every --target/--pole of a command, parsed; false with the first problem.
+bool ParseChainPoints(const std::vector<std::string>& texts, const char* what,
                       std::vector<std::pair<std::string, glm::vec3>>* out, std::string* error) {
   for (const auto& text : texts) {
-    std::pair<std::string, glm::vec3> point;
-    if (!ParseChainPoint(text, &point, error)) return false;
-    out->push_back(point);
+    ikpose::app::ChainPoint point;
+    if (!ikpose::app::ParseChainPoint(text, what, &point, error)) return false;
+    out->emplace_back(point.chain, point.point);
   }
   return true;
 }
@@ -184,8 +163,8 @@ int main(int argc, char** argv) {
       return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);
     }
     std::string error;
-    if (!ParseChainPoints(render_targets, &render.targets, &error) ||
-        !ParseChainPoints(render_poles, &render.poles, &error)) {
+    if (!ParseChainPoints(render_targets, "target", &render.targets, &error) ||
+        !ParseChainPoints(render_poles, "pole", &render.poles, &error)) {
       return Fail(error, 2);
     }
     if (!render_camera.empty()) {

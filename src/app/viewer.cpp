@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anim/atomic_file.h"
 #include "anim/model.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
@@ -463,23 +464,7 @@ bool WriteReport(const ViewerState& state, std::string* error) {
   }
   const nlohmann::json report = {
       {"model", state.options.model_path}, {"height", state.loaded.height}, {"chains", chains}};
-  const std::string temp = state.options.report_path + ".tmp";
-  {
-    std::ofstream out(temp);
-    out << report.dump(2) << "\n";
-    if (!out) {
-      *error = "cannot write " + state.options.report_path;
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, state.options.report_path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    *error = "cannot write " + state.options.report_path;
-    return false;
-  }
-  return true;
+  return anim::WriteFileAtomically(state.options.report_path, report.dump(2) + "\n", error);
 }
 
 void Cleanup(ViewerState& state) {

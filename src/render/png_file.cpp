@@ -1,9 +1,10 @@
 #include "render/png_file.h"
 
-#include <filesystem>
-#include <system_error>
+#include <string>
 
 #include <stb_image_write.h>
+
+#include "anim/atomic_file.h"
 
 namespace ikpose::render {
 
@@ -14,21 +15,17 @@ bool WritePngAtomically(const std::string& path, int width, int height,
     *error = "image size does not match its pixels";
     return false;
   }
-  const std::string temp = path + ".tmp";
-  if (stbi_write_png(temp.c_str(), width, height, 4, rgba.data(), width * 4) == 0) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    *error = "cannot write " + path;
+  // Encoded in memory first, so the file is written (and renamed into place) in one go.
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<std::size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0) {
+    *error = "cannot encode the image for " + path;
     return false;
   }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    *error = "cannot write " + path + ": " + ec.message();
-    return false;
-  }
-  return true;
+  return anim::WriteFileAtomically(path, png, error);
 }
 
 }  // namespace ikpose::render

@@ -1,5 +1,5 @@
-// Writing screenshots as PNG files, atomically: the image goes to a temporary file beside the
-// destination and is renamed over it, so a failed write never leaves a half-written file.
+// Writing screenshots as PNG files, atomically (anim/atomic_file.h): a failed write never
+// leaves a half-written file.
 #pragma once
 
 #include <cstdint>

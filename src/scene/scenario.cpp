@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anim/atomic_file.h"
+
 namespace ikpose::scene {
 
 namespace {
@@ -227,25 +229,7 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
                    {"rung_radius", l.rung_radius},
                    {"first_rung_height", l.first_rung_height}};
   }
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp);
-    out << j.dump(2) << "\n";
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      *error = "cannot write " + path;
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    *error = "cannot write " + path;
-    return false;
-  }
-  return true;
+  return anim::WriteFileAtomically(path, j.dump(2) + "\n", error);
 }
 
 bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error) {

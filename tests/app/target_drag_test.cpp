@@ -2,30 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include "support/rigs.h"
+
 namespace ikpose::app {
 namespace {
-
-// One leg named the Unreal way, bent a little, so chain detection finds it.
-anim::Model OneLeg() {
-  anim::Model m;
-  auto add = [&m](const std::string& name, int parent, glm::vec3 t) {
-    m.skeleton.names.push_back(name);
-    m.skeleton.parents.push_back(parent);
-    m.skeleton.flags.push_back(anim::kBoneIsJoint);
-    anim::Transform tr;
-    tr.translation = t;
-    m.skeleton.rest_ls.push_back(tr);
-    return static_cast<int>(m.skeleton.names.size()) - 1;
-  };
-  const int pelvis = add("pelvis", -1, {0, 1.0f, 0});
-  for (float side : {1.0f, -1.0f}) {
-    const std::string s = side > 0 ? "_l" : "_r";
-    const int thigh = add("thigh" + s, pelvis, {0.1f * side, -0.05f, 0});
-    const int calf = add("calf" + s, thigh, {0, -0.45f, 0.03f});
-    add("foot" + s, calf, {0, -0.45f, -0.03f});
-  }
-  return m;
-}
 
 // A ray from the front (+Z) through `point`.
 Ray FrontRay(const glm::vec3& point) {
@@ -34,7 +14,7 @@ Ray FrontRay(const glm::vec3& point) {
 
 class TargetDragTest : public ::testing::Test {
  protected:
-  anim::Model model = OneLeg();
+  anim::Model model = test::TwoLegRig();
   scene::PosingSession session{model};
   glm::vec3 foot() { return session.target(anim::Limb::kLeftLeg).target_ms; }
 };

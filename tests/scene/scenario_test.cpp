@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/rigs.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -11,32 +13,6 @@ namespace ikpose::scene {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Two legs named the Unreal way, slightly bent, so chain detection finds them by name.
-anim::Model TwoLegs() {
-  anim::Model m;
-  auto add = [&m](const std::string& name, int parent, glm::vec3 t) {
-    m.skeleton.names.push_back(name);
-    m.skeleton.parents.push_back(parent);
-    m.skeleton.flags.push_back(anim::kBoneIsJoint);
-    anim::Transform tr;
-    tr.translation = t;
-    m.skeleton.rest_ls.push_back(tr);
-    return static_cast<int>(m.skeleton.names.size()) - 1;
-  };
-  const int pelvis = add("pelvis", -1, {0, 1.0f, 0});
-  for (float side : {1.0f, -1.0f}) {
-    const std::string s = side > 0 ? "_l" : "_r";
-    const int thigh = add("thigh" + s, pelvis, {0.1f * side, -0.05f, 0});
-    const int calf = add("calf" + s, thigh, {0, -0.45f, 0.03f});
-    add("foot" + s, calf, {0, -0.45f, -0.03f});
-  }
-  anim::Clip clip;
-  clip.name = "idle";
-  clip.duration = 1.0f;
-  m.clips.push_back(clip);
-  return m;
-}
 
 std::string TempFile(const std::string& name) {
   const fs::path dir =
@@ -50,7 +26,7 @@ void Write(const std::string& path, const std::string& text) {
 }
 
 TEST(Scenario, SavedSessionReplaysToTheSamePose) {
-  const anim::Model model = TwoLegs();
+  const anim::Model model = test::TwoLegRig();
   PosingSession session(model);
   LimbTarget& left = session.target(anim::Limb::kLeftLeg);
   ASSERT_TRUE(left.available);
@@ -112,7 +88,7 @@ TEST(Scenario, RejectsBadFieldsByName) {
 }
 
 TEST(Scenario, UnknownClipIsAnErrorNotASilentRestPose) {
-  const anim::Model model = TwoLegs();
+  const anim::Model model = test::TwoLegRig();
   PosingSession session(model);
   Scenario s;
   s.file = "x.json";

@@ -1,0 +1,50 @@
+#include "anim/atomic_file.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace ikpose::anim {
+
+// Writes `text` to `path` through a temporary file in the same folder, renamed into place.
+bool WriteFileAtomically(const std::filesystem::path& path, std::string_view text,
+                         std::string* error) {
+  const std::filesystem::path dir =
+      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = mkstemp(pattern.data());
+  if (fd < 0) {
+    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
+    return false;
+  }
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      *error = "cannot write " + path.string() + ": " + std::strerror(errno);
+      ::close(fd);
+      std::remove(pattern.c_str());
+      return false;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
+    std::remove(pattern.c_str());
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(pattern, path, ec);
+  if (ec) {
+    *error = "cannot write " + path.string() + ": " + ec.message();
+    std::remove(pattern.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ikpose::anim
