@@ -15,8 +15,10 @@
 #include "anim/apply_ik.h"
 #include "anim/atomic_file.h"
 #include "app/chain_point.h"
+#include "app/paths.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
+#include "scene/scenario.h"
 
 namespace ikpose::app {
 
@@ -90,6 +92,22 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
     }
     targets.push_back(spec);
   }
+  // A scenario adds its limbs (targets with their options) and its clip, unless the command
+  // line names them.
+  scene::Scenario scenario;
+  if (!options.scene.empty() && !scene::LoadScenario(options.scene.string(), &scenario, &error)) {
+    return Fail(err, error);
+  }
+  std::map<std::string, anim::ChainSolveOptions> scene_options;
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbSetting& setting = scenario.limbs[static_cast<int>(limb)];
+    const std::string name(anim::LimbName(limb));
+    if (!setting.present || !setting.enabled || !setting.target_ms) continue;
+    scene_options[name] = setting.options;
+    bool given = false;
+    for (const ChainPoint& t : targets) given = given || t.chain == name;
+    if (!given) targets.push_back({name, *setting.target_ms});
+  }
   for (const std::string& text : options.poles) {
     ChainPoint spec;
     if (!ParseChainPoint(text, "pole", &spec, &error)) return Fail(err, error);
@@ -100,23 +118,32 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
       return Fail(err, "pole given for chain " + spec.chain + ", which has no --target");
     poles[spec.chain] = spec.point;
   }
-  if (options.time && !options.clip) return Fail(err, "--time needs --clip");
+  std::optional<std::string> clip_name = options.clip;
+  std::optional<double> clip_time = options.time;
+  if (!clip_name && !scenario.clip.empty()) {
+    clip_name = scenario.clip;
+    if (!clip_time) clip_time = scenario.time;
+  }
+  fs::path model_path = options.model;
+  if (model_path.empty()) model_path = scenario.ModelPath();
+  if (model_path.empty()) model_path = DefaultModelPath();
+  if (options.time && !clip_name) return Fail(err, "--time needs --clip");
   if (options.time && !std::isfinite(*options.time)) {
     return Fail(err, "--time must be a finite number of seconds");
   }
 
   anim::Model model;
-  if (!asset::TryLoadModel(options.model, &model, &error)) return Fail(err, error);
+  if (!asset::TryLoadModel(model_path, &model, &error)) return Fail(err, error);
 
   anim::Pose pose = anim::RestPose(model.skeleton);
-  if (options.clip) {
-    const int clip = anim::FindClip(model, *options.clip);
+  if (clip_name) {
+    const int clip = anim::FindClip(model, *clip_name);
     if (clip < 0) {
-      return Fail(err, options.model.string() + ": no clip named '" + *options.clip + "' (" +
+      return Fail(err, model_path.string() + ": no clip named '" + *clip_name + "' (" +
                            ClipList(model) + ")");
     }
     anim::SampleClip(model.clips[static_cast<std::size_t>(clip)],
-                     static_cast<float>(options.time.value_or(0.0)), pose.locals_ls);
+                     static_cast<float>(clip_time.value_or(0.0)), pose.locals_ls);
     anim::UpdateModels(model.skeleton, pose);
   }
   const anim::Pose before = pose;
@@ -126,10 +153,16 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   for (const ChainPoint& target : targets) {
     asset::SolvedChain sc;
     if (!anim::ResolveChain(model.skeleton, rest, model.chains, target.chain, &sc.chain, &error)) {
-      return Fail(err, options.model.string() + ": " + error);
+      return Fail(err, model_path.string() + ": " + error);
     }
     sc.chain.name = target.chain;
     anim::ChainSolveOptions solve;
+    if (const auto from_scene = scene_options.find(target.chain);
+        from_scene != scene_options.end()) {
+      solve = from_scene->second;
+      sc.has_pole = solve.solver.use_pole;
+      sc.pole_ms = solve.solver.pole_ms;
+    }
     const auto pole = poles.find(target.chain);
     if (pole != poles.end()) {
       sc.has_pole = true;
@@ -138,17 +171,17 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
       solve.solver.pole_ms = pole->second;
     }
     sc.result = anim::SolveChainOnPose(model.skeleton, sc.chain, target.point, solve, pose);
-    if (!sc.result.ok) return Fail(err, options.model.string() + ": " + sc.result.error);
+    if (!sc.result.ok) return Fail(err, model_path.string() + ": " + sc.result.error);
     solved.push_back(sc);
   }
 
   asset::Json report = asset::PoseReport(model, before, pose, solved);
   if (!options.out.empty()) {
     asset::Json saved;
-    saved["model"] = options.model.string();
-    if (options.clip) {
-      saved["clip"] = *options.clip;
-      saved["time"] = options.time.value_or(0.0);
+    saved["model"] = model_path.string();
+    if (clip_name) {
+      saved["clip"] = *clip_name;
+      saved["time"] = clip_time.value_or(0.0);
     }
     for (auto& [key, value] : report.items()) saved[key] = value;
     if (!anim::WriteFileAtomically(options.out, saved.dump(2) + "\n", &error))

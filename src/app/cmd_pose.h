@@ -21,7 +21,8 @@
 namespace ikpose::app {
 
 struct PoseOptions {
-  std::filesystem::path model;       // the caller fills in the default character
+  std::filesystem::path model;       // empty: the scene's model, else the bundled character
+  std::filesystem::path scene;       // --scene FILE: limbs, options and clip to solve
   std::vector<std::string> targets;  // "CHAIN=x,y,z", one per --target
   std::vector<std::string> poles;    // "CHAIN=x,y,z", one per --pole
   std::optional<std::string> clip;   // --clip NAME

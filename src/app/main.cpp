@@ -119,6 +119,8 @@ int main(int argc, char** argv) {
   pose_cmd->add_option("MODEL", pose_model, "model (default: the bundled character)");
   pose_cmd->add_option("--target", pose.targets, "CHAIN=x,y,z target, model space");
   pose_cmd->add_option("--pole", pose.poles, "CHAIN=x,y,z pole, model space");
+  std::string pose_scene;
+  pose_cmd->add_option("--scene", pose_scene, "scenario file: its limbs, options and clip");
   CLI::Option* clip_opt = pose_cmd->add_option("--clip", pose_clip, "clip to sample first");
   CLI::Option* time_opt = pose_cmd->add_option("--time", pose_time, "time in the clip, seconds");
   pose_cmd->add_option("--out", pose_out, "write the pose as JSON to this file");
@@ -151,8 +153,8 @@ int main(int argc, char** argv) {
     return ikpose::app::RunInspect(inspect, std::cout, std::cerr);
   }
   if (pose_cmd->parsed()) {
-    pose.model =
-        pose_model.empty() ? ikpose::app::DefaultModelPath() : std::filesystem::path(pose_model);
+    pose.model = pose_model;
+    pose.scene = pose_scene;
     if (*clip_opt) pose.clip = pose_clip;
     if (*time_opt) pose.time = pose_time;
     pose.out = pose_out;

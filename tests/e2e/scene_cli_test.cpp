@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "run_program.h"
 
 namespace ikpose::test {
@@ -55,6 +57,31 @@ TEST(SceneCli, SceneTargetsPoseLikeCommandLineTargets) {
   ASSERT_EQ(RunIkpose(c).exit_code, 0);
   EXPECT_EQ(ReadBytes(dir + "/scene.png"), ReadBytes(dir + "/cli.png"));
   EXPECT_NE(ReadBytes(dir + "/scene.png"), ReadBytes(dir + "/rest.png"));
+  fs::remove_all(dir);
+}
+
+TEST(SceneCli, PoseSolvesTheScenesLimbsWithTheirOptions) {
+  const std::string dir = MakeTempDir();
+  const std::string scene = dir + "/step.json";
+  const fs::path model = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb";
+  // A foot on a step in front, and a hand target the limits cannot reach straight.
+  std::ofstream(scene) << R"({"model": ")" << model.string() << R"(", "clip": "idle", "time": 0.5,
+    "limbs": {"left_leg": {"target": [0.1, 0.3, 0.25], "pole": [0.1, 0.6, 1.0]},
+              "right_arm": {"target": [-0.3, 1.2, 0.3], "limits": {"min_deg": 40, "max_deg": 150}}}})";
+  const ProgramResult r = RunIkpose({"pose", "--scene", scene, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out);
+  const auto& leg = json["chains"]["left_leg"];
+  EXPECT_EQ(leg["reach"], "reachable");
+  EXPECT_LT(leg["error"].get<double>(), 1e-4);
+  EXPECT_TRUE(json["chains"].contains("right_arm"));
+  EXPECT_FALSE(json["chains"].contains("right_leg")) << "only the scene's limbs are solved";
+  // The same target on the command line overrides the scene's.
+  const ProgramResult over =
+      RunIkpose({"pose", "--scene", scene, "--json", "--target", "left_leg=0.1,0.35,0.2"});
+  ASSERT_EQ(over.exit_code, 0) << over.err;
+  const auto target = nlohmann::json::parse(over.out)["chains"]["left_leg"]["target"];
+  EXPECT_NEAR(target[1].get<double>(), 0.35, 1e-6);
   fs::remove_all(dir);
 }
 
