@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <memory>
 
@@ -71,10 +72,27 @@ struct ViewerState {
   std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
 };
 
-bool LoadInto(ViewerState& state, const std::string& path, std::string* error) {
+// Reading a file needs no GL, so it can run while the window opens.
+struct ParsedModel {
+  std::unique_ptr<anim::Model> model;
+  std::string error;
+};
+
+ParsedModel ParseModel(const std::string& path) {
+  ParsedModel parsed;
+  parsed.model = std::make_unique<anim::Model>();
+  if (!asset::TryLoadModel(path, parsed.model.get(), &parsed.error)) parsed.model.reset();
+  return parsed;
+}
+
+// Makes `parsed` the current model: session, GPU buffers, framing.
+bool LoadInto(ViewerState& state, const std::string& path, ParsedModel parsed, std::string* error) {
+  if (!parsed.model) {
+    *error = parsed.error;
+    return false;
+  }
   LoadedModel next;
-  next.model = std::make_unique<anim::Model>();
-  if (!asset::TryLoadModel(path, next.model.get(), error)) return false;
+  next.model = std::move(parsed.model);
   next.session = std::make_unique<scene::PosingSession>(*next.model);
   next.renderer = std::make_unique<render::ModelRenderer>();
   if (!next.renderer->Init(DataDir() / "shaders", error)) return false;
@@ -162,6 +180,17 @@ bool ApplyStartupOptions(ViewerState& state, std::string* error) {
 }
 
 bool Init(ViewerState& state, std::string* error) {
+  scene::Scenario scenario;
+  if (!state.options.scene_path.empty()) {
+    if (!scene::LoadScenario(state.options.scene_path, &scenario, error)) return false;
+    if (state.options.model_path.empty()) state.options.model_path = scenario.ModelPath();
+  }
+  if (state.options.model_path.empty()) state.options.model_path = DefaultModelPath().string();
+  // The file is read on another thread while SDL and the GL driver start: both take tens of
+  // milliseconds, and the first frame waits for the slower of the two, not their sum.
+  std::future<ParsedModel> parsed =
+      std::async(std::launch::async, ParseModel, state.options.model_path);
+
   WindowOptions window_options;
   window_options.width = state.options.width;
   window_options.height = state.options.height;
@@ -181,13 +210,7 @@ bool Init(ViewerState& state, std::string* error) {
 
   if (!state.lines.Init(DataDir() / "shaders", error)) return false;
   glGenQueries(1, &state.gpu_timer);
-  scene::Scenario scenario;
-  if (!state.options.scene_path.empty()) {
-    if (!scene::LoadScenario(state.options.scene_path, &scenario, error)) return false;
-    if (state.options.model_path.empty()) state.options.model_path = scenario.ModelPath();
-  }
-  if (state.options.model_path.empty()) state.options.model_path = DefaultModelPath().string();
-  if (!LoadInto(state, state.options.model_path, error)) return false;
+  if (!LoadInto(state, state.options.model_path, parsed.get(), error)) return false;
   if (!state.options.scene_path.empty() &&
       !scene::ApplyScenario(scenario, *state.loaded.session, error)) {
     return false;
@@ -268,7 +291,7 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
       std::string error;
       const std::string path = event.drop.file;
       SDL_free(event.drop.file);
-      if (!LoadInto(state, path, &error)) {
+      if (!LoadInto(state, path, ParseModel(path), &error)) {
         state.panel.status = "could not open " + path + ": " + error;
       } else {
         state.options.model_path = path;

@@ -40,12 +40,8 @@ bool DecodeTexture(const anim::Texture& texture, MeshUpload* upload, std::string
 }  // namespace
 
 bool ModelRenderer::Init(const std::filesystem::path& shader_dir, std::string* error) {
-  if (!lit_.Load(shader_dir / "skinned.vert", shader_dir / "lit.frag", error)) return false;
-  if (!capture_.Load(shader_dir / "skinned.vert", shader_dir / "lit.frag", error,
-                     {"v_position_ms"})) {
-    return false;
-  }
-  return true;
+  shader_dir_ = shader_dir;
+  return lit_.Load(shader_dir / "skinned.vert", shader_dir / "lit.frag", error);
 }
 
 void ModelRenderer::Load(const anim::Model& model, std::vector<std::string>* warnings) {
@@ -111,10 +107,18 @@ void ModelRenderer::Draw(const glm::mat4& view_proj, const Lighting& lighting) c
   for (const auto& mesh : meshes_) mesh->Draw(lit_.id());
 }
 
-std::vector<glm::vec3> ModelRenderer::CaptureSkinnedPositions(int mesh) const {
+std::vector<glm::vec3> ModelRenderer::CaptureSkinnedPositions(int mesh) {
   const SkinnedMesh& m = *meshes_.at(static_cast<std::size_t>(mesh));
   std::vector<glm::vec3> positions(m.vertex_count());
   if (positions.empty()) return positions;
+  // Built on first use: only tests and tools read skinned positions back.
+  if (capture_.id() == 0) {
+    std::string error;
+    if (!capture_.Load(shader_dir_ / "skinned.vert", shader_dir_ / "lit.frag", &error,
+                       {"v_position_ms"})) {
+      return {};
+    }
+  }
   unsigned buffer = 0;
   glGenBuffers(1, &buffer);
   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, buffer);

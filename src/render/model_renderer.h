@@ -33,14 +33,16 @@ class ModelRenderer {
   // Builds the palette of every skin from `models_ms` and uploads it.
   void UpdatePose(const anim::Model& model, const std::vector<glm::mat4>& models_ms);
   void Draw(const glm::mat4& view_proj, const Lighting& lighting) const;
-  // The model-space positions the vertex shader computes for mesh `mesh` (transform feedback).
-  std::vector<glm::vec3> CaptureSkinnedPositions(int mesh) const;
+  // The model-space positions the vertex shader computes for mesh `mesh` (transform feedback);
+  // empty if the capture program cannot be built.
+  std::vector<glm::vec3> CaptureSkinnedPositions(int mesh);
 
   std::size_t vertex_count() const;
 
  private:
+  std::filesystem::path shader_dir_;
   ShaderProgram lit_;
-  ShaderProgram capture_;
+  ShaderProgram capture_;  // transform feedback of skinned positions, made on first use
   PaletteBuffer palette_;
   std::vector<int> skin_offsets_;
   std::vector<std::unique_ptr<SkinnedMesh>> meshes_;
