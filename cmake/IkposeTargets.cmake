@@ -57,7 +57,8 @@ function(ikpose_library name)
   endif()
 endfunction()
 
-# ikpose_test(<name> SOURCES ... LIBS ... [LABELS ...] [ENVIRONMENT NAME=value ...])
+# ikpose_test(<name> SOURCES ... LIBS ... [LABELS label] [ENVIRONMENT NAME=value])
+# One label and one environment entry: gtest_discover_tests flattens lists in PROPERTIES.
 function(ikpose_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS;ENVIRONMENT" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
