@@ -38,6 +38,9 @@ namespace {
 
 constexpr int kMsaaSamples = 4;
 
+// Taken during static initialisation, before main(): the start of the start-up time.
+const auto kProgramStart = std::chrono::steady_clock::now();
+
 // What a held mouse button does: move a handle (TargetDrag), orbit or pan the camera.
 enum class MouseMode { kNone, kHandle, kOrbit, kPan };
 
@@ -65,6 +68,7 @@ struct ViewerState {
   ui::PanelState panel;
   MouseMode mouse = MouseMode::kNone;
   TargetDrag drag;
+  float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen
   unsigned gpu_timer = 0;
   bool gpu_timer_pending = false;
   bool running = true;
@@ -485,8 +489,10 @@ bool WriteReport(const ViewerState& state, std::string* error) {
     c["target_px"] = {px.x, px.y};
     chains[std::string(anim::LimbName(limb))] = c;
   }
-  const nlohmann::json report = {
-      {"model", state.options.model_path}, {"height", state.loaded.height}, {"chains", chains}};
+  const nlohmann::json report = {{"model", state.options.model_path},
+                                 {"height", state.loaded.height},
+                                 {"first_frame_ms", state.first_frame_ms},
+                                 {"chains", chains}};
   return anim::WriteFileAtomically(state.options.report_path, report.dump(2) + "\n", error);
 }
 
@@ -528,6 +534,11 @@ int RunViewer(const ViewerOptions& options) {
       state->last_frame = now;
       Frame(*state, seconds);
       state->window->Swap();
+      if (state->first_frame_ms == 0.0f) {
+        state->first_frame_ms = std::chrono::duration<float, std::milli>(
+                                    std::chrono::steady_clock::now() - kProgramStart)
+                                    .count();
+      }
       if (options.quit_after_frames > 0 && ++frames >= options.quit_after_frames) break;
     }
   }
