@@ -86,6 +86,35 @@ IKPOSE_KERNEL glm::quat RotationBetweenKernel(const glm::vec3& from, const glm::
                 glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s));
 }
 
+// Minimal rotation turning the unit vector f toward t, where |t| = 1 to within a few ulps
+// (the solver's bones keep their lengths, so their old and new directions come scaled by the
+// same 1/length). The half vector h = f + t gives q = normalize(f.h, f x h) = normalize(m + c, x)
+// with c = f.t, x = f x t and m = |f||t|, taken as (|f|^2 + |t|^2) / 2, which differs from
+// |f||t| by (|f| - |t|)^2 / 2: one square root, no division, no trigonometry. Near
+// anti-parallel m + c cancels; there the same quaternion is scaled by m - c, which gives
+// ((m + c)(m - c), x (m - c)) = (|x|^2, x (m - c)) without a division. The axis has its
+// rounding-noise component along f removed (as in RotationBetweenKernel); exactly
+// anti-parallel gives a half turn about a perpendicular of f. Callers rule out zero vectors.
+IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm::vec3& t) {
+  const float ff = glm::dot(f, f);
+  const float tt = glm::dot(t, t);
+  const float m = 0.5f * (ff + tt);
+  const float c = glm::dot(f, t);
+  glm::vec3 x = glm::cross(f, t);
+  const float s2 = glm::dot(x, x);
+  x -= f * glm::dot(x, f);
+  const bool obtuse = c < 0.f;
+  const float k = m - c;
+  const bool half_turn = obtuse & (s2 <= 1e-14f);
+  // A perpendicular of f: crossed with x or with z, whichever leaves more.
+  const bool use_x = f.z * f.z >= f.x * f.x;
+  const glm::vec3 perp = Select(use_x, glm::vec3(0.f, f.z, -f.y), glm::vec3(f.y, -f.x, 0.f));
+  const float qw = half_turn ? 0.f : (obtuse ? s2 : m + c);
+  const glm::vec3 qv = Select(half_turn, perp, Select(obtuse, x * k, x));
+  const float s = 1.f / std::sqrt(qw * qw + glm::dot(qv, qv));
+  return glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s);
+}
+
 // q * v for a unit quaternion (v + 2w(q x v) + 2 q x (q x v)).
 IKPOSE_KERNEL glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
   const glm::vec3 u(q.x, q.y, q.z);
@@ -172,8 +201,9 @@ struct DefaultSolve {
 // The seed's positions step, branch-free: b', c', the reach case and the validity checks.
 struct DefaultPositions {
   glm::vec3 knee, foot;
-  int reach;   // 0 reachable, 1 too far, 2 too close (the order of ik::Reach)
-  bool valid;  // the checks of ValidatePositions on lengths (NaN and infinities included)
+  float l1, l2;  // |ab|, |bc|
+  int reach;     // 0 reachable, 1 too far, 2 too close (the order of ik::Reach)
+  bool valid;    // the checks of ValidatePositions on lengths (NaN and infinities included)
 };
 IKPOSE_KERNEL DefaultPositions SolveDefaultPositions(const glm::vec3& a, const glm::vec3& b,
                                                      const glm::vec3& c, const glm::vec3& t) {
@@ -200,6 +230,8 @@ IKPOSE_KERNEL DefaultPositions SolveDefaultPositions(const glm::vec3& a, const g
   out.foot.x = foot.x;
   out.foot.y = foot.y;
   out.foot.z = foot.z;
+  out.l1 = ch.l1;
+  out.l2 = ch.l2;
   out.reach = too_far ? 1 : (too_close ? 2 : 0);
   // Same tests as ValidatePositions; NaN anywhere makes a length NaN and fails them.
   out.valid = (hi < 1e18f) & (ch.d < 1e18f) & (ch.l1 > 1e-6f * hi) & (ch.l2 > 1e-6f * hi) &
@@ -210,8 +242,13 @@ IKPOSE_KERNEL DefaultPositions SolveDefaultPositions(const glm::vec3& a, const g
 IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
                                         const glm::vec3& t) {
   const DefaultPositions p = SolveDefaultPositions(a, b, c, t);
-  const glm::quat q1 = RotationBetweenKernel(b - a, p.knee - a);
-  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, c - b), p.foot - p.knee);
+  // Each bone keeps its length (b' is on the sphere of radius |ab| about a, c' on the one of
+  // radius |bc| about b'), so both directions of each pair are divided by the same length.
+  const float inv_l1 = 1.f / p.l1;
+  const float inv_l2 = 1.f / p.l2;
+  const glm::quat q1 = RotationBetweenUnitKernel((b - a) * inv_l1, (p.knee - a) * inv_l1);
+  const glm::quat q2 =
+      RotationBetweenUnitKernel(Rotate(q1, (c - b) * inv_l2), (p.foot - p.knee) * inv_l2);
   DefaultSolve out;
   out.knee.x = p.knee.x;
   out.knee.y = p.knee.y;

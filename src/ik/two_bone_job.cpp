@@ -135,6 +135,97 @@ InputError Map(const TwoBoneJob& job, Mapped* m) {
   return InputError::kNone;
 }
 
+// |q|^2 of a quaternion UnitEnough accepts.
+IKPOSE_KERNEL bool UnitNorm2(float n2) {
+  return n2 > 0.98f && n2 < 1.02f;
+}
+IKPOSE_KERNEL float Norm2(const glm::quat& q) {
+  return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+}
+// q / |q| for |q|^2 within 2% of 1: two Newton steps for 1/sqrt(|q|^2) from 1 (UnitEnough).
+IKPOSE_KERNEL glm::quat NewtonNormalize(const glm::quat& q, float n2) {
+  float r = 1.5f - 0.5f * n2;
+  r = r * (1.5f - 0.5f * n2 * r * r);
+  r = r * (1.5f - 0.5f * n2 * r * r);
+  return glm::quat(q.w * r, q.x * r, q.y * r, q.z * r);
+}
+
+// Run() for the seed's case: no report, default options at full weight, the foot following
+// the knee, and a hip scale uniform in magnitude (where the job is exact). The same checks as
+// Map and the positions step, and the same rotations, found in fewer steps:
+// - the hip's turn is the minimal rotation R1 from b - a to b' - a in the hip's parent space,
+//   so hip' = R1 * hip (the same as hip * d1 with d1 from hip^-1 (b - a) to hip^-1 (b' - a),
+//   without turning both into the hip's frame);
+// - the knee's turn is R2 from knee * (scale * foot translation) to the new lower bone in the
+//   hip's scaled frame, so knee' = R2 * knee;
+// - both pairs have equal lengths (the bones keep theirs), so each is divided by one length
+//   known before the positions step and RotationBetweenUnitKernel needs a single square root.
+// The new knee is b' itself (forward kinematics from hip' gives it to rounding).
+bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
+  static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
+  static_assert(offsetof(TwoBoneJob, target_ms) == offsetof(TwoBoneJob, hip_parent_ms) + 46 * 4);
+  const float nh = Norm2(job.hip_ls.rotation);
+  const float nk = Norm2(job.knee_ls.rotation);
+  const float nf = Norm2(job.foot_ls.rotation);
+  if (!AllFinite(&job.hip_parent_ms[0][0], 49) ||
+      !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf))) {
+    return false;
+  }
+  const glm::mat4& pm = job.hip_parent_ms;
+  const glm::vec3 c0(pm[0]), c1(pm[1]), c2(pm[2]), translation(pm[3]);
+  const glm::vec3 r0 = glm::cross(c1, c2);
+  const glm::vec3 r1 = glm::cross(c2, c0);
+  const glm::vec3 r2 = glm::cross(c0, c1);
+  const float det = glm::dot(c0, r0);
+  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  const glm::vec3& sh = job.hip_ls.scale;
+  const glm::vec3 hs = glm::abs(sh);
+  const float hs_max = detail::Max(hs.x, detail::Max(hs.y, hs.z));
+  const float hs_min = detail::Min(hs.x, detail::Min(hs.y, hs.z));
+  if (!(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
+      !(hs_min > 1e-6f * hs_max)) {
+    return false;
+  }
+  // The target in the parent's space by Cramer's rule (Map's to_parent).
+  const glm::vec3 v = job.target_ms - translation;
+  const glm::vec3 t = glm::vec3(glm::dot(v, r0), glm::dot(v, r1), glm::dot(v, r2)) * (1.f / det);
+
+  const glm::quat qh = NewtonNormalize(job.hip_ls.rotation, nh);
+  const glm::quat qk = NewtonNormalize(job.knee_ls.rotation, nk);
+  const glm::vec3 a = job.hip_ls.translation;
+  const glm::vec3 ab = detail::Rotate(qh, sh * job.knee_ls.translation);
+  const glm::vec3 lower = detail::Rotate(qk, job.knee_ls.scale * job.foot_ls.translation);
+  const glm::vec3 b = a + ab;
+  const glm::vec3 c = b + detail::Rotate(qh, sh * lower);
+  // Off the critical path: the unit old directions and what maps the new ones to unit length.
+  const float inv_ab = 1.f / std::sqrt(glm::dot(ab, ab));
+  const float inv_lower = 1.f / std::sqrt(glm::dot(lower, lower));
+  const glm::vec3 from1 = ab * inv_ab;
+  const glm::vec3 from2 = lower * inv_lower;
+  // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length.
+  const glm::vec3 unscale = (1.f / sh) * inv_lower;
+
+  const detail::DefaultPositions p = detail::SolveDefaultPositions(a, b, c, t);
+  if (!p.valid) return false;
+  const glm::quat turn1 = detail::RotationBetweenUnitKernel(from1, (p.knee - a) * inv_ab);
+  const glm::quat hip_turned = turn1 * qh;
+  const glm::vec3 want = detail::Rotate(glm::conjugate(hip_turned), p.foot - p.knee) * unscale;
+  const glm::quat turn2 = detail::RotationBetweenUnitKernel(from2, want);
+
+  TwoBoneOutput& out = *output;
+  out.hip_rotation_ls = Renormalize(hip_turned);
+  out.knee_rotation_ls = Renormalize(turn2 * qk);
+  out.foot_rotation_ls = job.foot_ls.rotation;
+  out.reach = static_cast<Reach>(p.reach);
+  const glm::mat3 linear(c0, c1, c2);
+  out.knee_ms = linear * p.knee + translation;
+  out.foot_ms = linear * p.foot + translation;
+  out.residual_ms = glm::length(out.foot_ms - job.target_ms);
+  out.limit_clamped = false;
+  out.softened = false;
+  return true;
+}
+
 }  // namespace
 
 InputError TwoBoneJob::Validate() const {
@@ -144,6 +235,11 @@ InputError TwoBoneJob::Validate() const {
 }
 
 bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
+  if (report == nullptr && end_rotation == EndRotation::kFollow && !options.use_pole &&
+      !options.use_limits && options.soften == 1.f && options.weight == 1.f &&
+      UniformMagnitude(hip_ls.scale)) {
+    return RunDefault(*this, output);
+  }
   Mapped m;
   if (Map(*this, &m) != InputError::kNone) return false;
   // Validated with the caller's weight; the weight applies to the local rotations below.
