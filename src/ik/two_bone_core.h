@@ -115,6 +115,29 @@ IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm:
   return glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s);
 }
 
+// The same rotation for a single solve, where a branch is cheaper than computing both cases:
+// up to 120 degrees (c > -1/2) m + c keeps its digits and the plain half-vector form is used.
+IKPOSE_KERNEL glm::quat RotationBetweenUnitBranchy(const glm::vec3& f, const glm::vec3& t) {
+  const float c = glm::dot(f, t);
+  if (c > -0.5f) [[likely]] {
+    const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
+    const glm::vec3 x = glm::cross(f, t);
+    const float w = m + c;
+    const float s = 1.f / std::sqrt(w * w + glm::dot(x, x));
+    return glm::quat(w * s, x.x * s, x.y * s, x.z * s);
+  }
+  return RotationBetweenUnitKernel(f, t);
+}
+
+// q * v for a quaternion q of squared length n2, given k = 2 / n2: the rotation q stands for,
+// without normalising q first (v + k w (u x v) + k u x (u x v)).
+IKPOSE_KERNEL glm::vec3 RotateScaled(const glm::quat& q, float k, const glm::vec3& v) {
+  const glm::vec3 u(q.x, q.y, q.z);
+  const glm::vec3 uv = glm::cross(u, v);
+  const glm::vec3 uuv = glm::cross(u, uv);
+  return v + ((uv * q.w) + uuv) * k;
+}
+
 // q * v for a unit quaternion (v + 2w(q x v) + 2 q x (q x v)).
 IKPOSE_KERNEL glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
   const glm::vec3 u(q.x, q.y, q.z);

@@ -142,14 +142,6 @@ IKPOSE_KERNEL bool UnitNorm2(float n2) {
 IKPOSE_KERNEL float Norm2(const glm::quat& q) {
   return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
 }
-// q / |q| for |q|^2 within 2% of 1: two Newton steps for 1/sqrt(|q|^2) from 1 (UnitEnough).
-IKPOSE_KERNEL glm::quat NewtonNormalize(const glm::quat& q, float n2) {
-  float r = 1.5f - 0.5f * n2;
-  r = r * (1.5f - 0.5f * n2 * r * r);
-  r = r * (1.5f - 0.5f * n2 * r * r);
-  return glm::quat(q.w * r, q.x * r, q.y * r, q.z * r);
-}
-
 // Run() for the seed's case: no report, default options at full weight, the foot following
 // the knee, and a hip scale uniform in magnitude (where the job is exact). The same checks as
 // Map and the positions step, and the same rotations, found in fewer steps:
@@ -190,13 +182,20 @@ bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
   const glm::vec3 v = job.target_ms - translation;
   const glm::vec3 t = glm::vec3(glm::dot(v, r0), glm::dot(v, r1), glm::dot(v, r2)) * (1.f / det);
 
-  const glm::quat qh = NewtonNormalize(job.hip_ls.rotation, nh);
-  const glm::quat qk = NewtonNormalize(job.knee_ls.rotation, nk);
+  // The input rotations are used as they are: a quaternion of squared length n turns
+  // vectors by v + (2 / n) (...), and the outputs are scaled by 1 / sqrt(n) at the end (the
+  // minimal rotations are unit, so that is all the normalising they need).
+  const glm::quat& qh = job.hip_ls.rotation;
+  const glm::quat& qk = job.knee_ls.rotation;
+  const float kh = 2.f / nh;
+  const float kk = 2.f / nk;
+  const float inv_len_h = 1.f / std::sqrt(nh);
+  const float inv_len_k = 1.f / std::sqrt(nk);
   const glm::vec3 a = job.hip_ls.translation;
-  const glm::vec3 ab = detail::Rotate(qh, sh * job.knee_ls.translation);
-  const glm::vec3 lower = detail::Rotate(qk, job.knee_ls.scale * job.foot_ls.translation);
+  const glm::vec3 ab = detail::RotateScaled(qh, kh, sh * job.knee_ls.translation);
+  const glm::vec3 lower = detail::RotateScaled(qk, kk, job.knee_ls.scale * job.foot_ls.translation);
   const glm::vec3 b = a + ab;
-  const glm::vec3 c = b + detail::Rotate(qh, sh * lower);
+  const glm::vec3 c = b + detail::RotateScaled(qh, kh, sh * lower);
   // Off the critical path: the unit old directions and what maps the new ones to unit length.
   const float inv_ab = 1.f / std::sqrt(glm::dot(ab, ab));
   const float inv_lower = 1.f / std::sqrt(glm::dot(lower, lower));
@@ -207,14 +206,16 @@ bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
 
   const detail::DefaultPositions p = detail::SolveDefaultPositions(a, b, c, t);
   if (!p.valid) return false;
-  const glm::quat turn1 = detail::RotationBetweenUnitKernel(from1, (p.knee - a) * inv_ab);
+  const glm::quat turn1 = detail::RotationBetweenUnitBranchy(from1, (p.knee - a) * inv_ab);
+  // |turn1 * qh|^2 = |qh|^2: the same k turns by it.
   const glm::quat hip_turned = turn1 * qh;
-  const glm::vec3 want = detail::Rotate(glm::conjugate(hip_turned), p.foot - p.knee) * unscale;
-  const glm::quat turn2 = detail::RotationBetweenUnitKernel(from2, want);
+  const glm::vec3 want =
+      detail::RotateScaled(glm::conjugate(hip_turned), kh, p.foot - p.knee) * unscale;
+  const glm::quat turn2 = detail::RotationBetweenUnitBranchy(from2, want);
 
   TwoBoneOutput& out = *output;
-  out.hip_rotation_ls = Renormalize(hip_turned);
-  out.knee_rotation_ls = Renormalize(turn2 * qk);
+  out.hip_rotation_ls = hip_turned * inv_len_h;
+  out.knee_rotation_ls = (turn2 * qk) * inv_len_k;
   out.foot_rotation_ls = job.foot_ls.rotation;
   out.reach = static_cast<Reach>(p.reach);
   const glm::mat3 linear(c0, c1, c2);
