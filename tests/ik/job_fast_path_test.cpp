@@ -1,0 +1,148 @@
+// TwoBoneJob::Run without a report takes a shorter path for the seed's case (default options
+// at full weight, the foot following the knee, a hip scale uniform in magnitude). It must give
+// the pose the reporting path gives, and reject what it rejects.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "ik/two_bone_job.h"
+#include "test_chains.h"
+
+namespace ikpose::ik {
+namespace {
+
+using testing::D;
+
+glm::dvec3 Apply(const glm::mat4& m, const glm::dvec3& p) {
+  return glm::dvec3(glm::dmat4(m) * glm::dvec4(p, 1.0));
+}
+
+// Joints of the chain (hip, knee, foot) in double.
+struct Joints {
+  glm::dvec3 hip, knee, foot;
+};
+Joints Fk(const TwoBoneJob& job, const glm::quat& hip_r, const glm::quat& knee_r) {
+  const auto local = [](const LocalTransform& x, const glm::quat& r) {
+    glm::dmat4 m = glm::mat4_cast(glm::dquat(glm::normalize(r)));
+    m[0] *= double(x.scale.x);
+    m[1] *= double(x.scale.y);
+    m[2] *= double(x.scale.z);
+    m[3] = glm::dvec4(D(x.translation), 1.0);
+    return m;
+  };
+  const glm::dmat4 mh = glm::dmat4(job.hip_parent_ms) * local(job.hip_ls, hip_r);
+  const glm::dmat4 mk = mh * local(job.knee_ls, knee_r);
+  return {glm::dvec3(mh[3]), glm::dvec3(mk[3]),
+          glm::dvec3(mk * glm::dvec4(D(job.foot_ls.translation), 1.0))};
+}
+
+// A random chain under a rotated, translated parent with a uniform (possibly mirrored) scale,
+// a hip scale uniform in magnitude with random signs, input rotations up to 1% off unit
+// length, and a target from next to the hip to beyond the reach.
+TwoBoneJob RandomJob(testing::ChainGenerator& gen) {
+  TwoBoneJob job;
+  const float ps = gen.Uniform(0.05f, 5.f) * (gen.Uniform(0.f, 1.f) < 0.3f ? -1.f : 1.f);
+  glm::mat4 parent = glm::translate(glm::mat4(1.f), gen.UnitVector() * gen.Uniform(0.f, 2.f));
+  parent = parent * glm::mat4_cast(glm::angleAxis(gen.Uniform(0.f, 3.14f), gen.UnitVector()));
+  job.hip_parent_ms = glm::scale(parent, glm::vec3(ps));
+  const auto sign = [&] { return gen.Uniform(0.f, 1.f) < 0.25f ? -1.f : 1.f; };
+  const float hs = gen.Uniform(0.5f, 2.f);
+  job.hip_ls.scale = glm::vec3(hs * sign(), hs * sign(), hs * sign());
+  job.knee_ls.scale =
+      glm::vec3(gen.Uniform(0.5f, 2.f), gen.Uniform(0.5f, 2.f), gen.Uniform(0.5f, 2.f));
+  const auto rotation = [&] {
+    const glm::quat q = glm::angleAxis(gen.Uniform(0.f, 3.14f), gen.UnitVector());
+    return q * gen.Uniform(0.99f, 1.01f);
+  };
+  job.hip_ls.translation = gen.UnitVector() * gen.Uniform(0.f, 0.5f);
+  job.hip_ls.rotation = rotation();
+  job.knee_ls.translation = gen.UnitVector() * gen.Uniform(0.3f, 1.f);
+  job.knee_ls.rotation = rotation();
+  job.foot_ls.translation = gen.UnitVector() * gen.Uniform(0.3f, 1.f);
+  job.foot_ls.rotation = rotation();
+  const Joints j = Fk(job, job.hip_ls.rotation, job.knee_ls.rotation);
+  const double limb = glm::length(j.knee - j.hip) + glm::length(j.foot - j.knee);
+  job.target_ms = glm::vec3(j.hip + D(gen.UnitVector()) * (gen.Uniform(0.02f, 1.3f) * limb));
+  return job;
+}
+
+TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPath) {
+  testing::ChainGenerator gen(77u);
+  for (int i = 0; i < 20000; ++i) {
+    const TwoBoneJob job = RandomJob(gen);
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    TwoBoneOutput fast, full;
+    TwoBoneReport report;
+    const bool ok = job.Run(&fast);
+    ASSERT_EQ(ok, job.Run(&full, &report));
+    if (!ok) continue;
+    const Joints before = Fk(job, job.hip_ls.rotation, job.knee_ls.rotation);
+    const Joints a = Fk(job, fast.hip_rotation_ls, fast.knee_rotation_ls);
+    const Joints b = Fk(job, full.hip_rotation_ls, full.knee_rotation_ls);
+    const double limb =
+        glm::length(before.knee - before.hip) + glm::length(before.foot - before.knee);
+    const double tol = 1e-5 * limb;
+    ASSERT_EQ(fast.reach, full.reach);
+    ASSERT_LE(glm::length(a.knee - b.knee), tol);
+    ASSERT_LE(glm::length(a.foot - b.foot), tol);
+    ASSERT_LE(glm::length(D(fast.knee_ms) - a.knee), tol);
+    ASSERT_LE(glm::length(D(fast.foot_ms) - a.foot), tol);
+    ASSERT_NEAR(fast.residual_ms, glm::length(a.foot - D(job.target_ms)), tol);
+    // Unit rotations, the foot's passed through.
+    ASSERT_NEAR(glm::length(fast.hip_rotation_ls), 1.f, 1e-6f);
+    ASSERT_NEAR(glm::length(fast.knee_rotation_ls), 1.f, 1e-6f);
+    ASSERT_EQ(fast.foot_rotation_ls, job.foot_ls.rotation);
+    ASSERT_FALSE(fast.limit_clamped);
+    ASSERT_FALSE(fast.softened);
+  }
+}
+
+TEST(TwoBoneJobFastPath, HalfTurnsOfBothBones) {
+  // Straight along +x, target behind the hip at full reach: the hip turns around.
+  TwoBoneJob job;
+  job.knee_ls.translation = glm::vec3(1.f, 0.f, 0.f);
+  job.foot_ls.translation = glm::vec3(1.f, 0.f, 0.f);
+  job.target_ms = glm::vec3(-2.f, 0.f, 0.f);
+  TwoBoneOutput out;
+  ASSERT_TRUE(job.Run(&out));
+  EXPECT_NEAR(std::fabs(out.hip_rotation_ls.w), 0.f, 1e-6f);
+  EXPECT_NEAR(glm::length(out.foot_ms - job.target_ms), 0.f, 1e-5f);
+  EXPECT_NEAR(glm::length(out.knee_ms - glm::vec3(-1.f, 0.f, 0.f)), 0.f, 1e-5f);
+  // Folded back: the knee turns around, the hip stays.
+  job.foot_ls.translation = glm::vec3(0.5f, 0.f, 0.f);
+  job.target_ms = glm::vec3(0.5f, 0.f, 0.f);
+  ASSERT_TRUE(job.Run(&out));
+  EXPECT_NEAR(glm::length(out.knee_ms - glm::vec3(1.f, 0.f, 0.f)), 0.f, 1e-5f);
+  EXPECT_NEAR(glm::length(out.foot_ms - job.target_ms), 0.f, 1e-5f);
+  EXPECT_NEAR(std::fabs(out.knee_rotation_ls.w), 0.f, 1e-6f);
+}
+
+TEST(TwoBoneJobFastPath, RejectsWhatValidateRejectsAndLeavesTheOutputAlone) {
+  testing::ChainGenerator gen(78u);
+  const TwoBoneJob good = RandomJob(gen);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  TwoBoneJob bad[9] = {good, good, good, good, good, good, good, good, good};
+  bad[0].hip_parent_ms[3][1] = nan;
+  bad[1].target_ms.z = inf;
+  bad[2].foot_ls.rotation = glm::quat(2.f, 0.f, 0.f, 0.f);
+  bad[3].knee_ls.rotation = glm::quat(0.f, 0.f, 0.f, 0.f);
+  bad[4].hip_ls.scale = glm::vec3(0.f);
+  bad[5].hip_parent_ms[1] = bad[5].hip_parent_ms[0];
+  bad[6].knee_ls.translation = glm::vec3(0.f);
+  bad[7].target_ms = glm::vec3(Apply(good.hip_parent_ms, D(good.hip_ls.translation)));
+  bad[8].knee_ls.scale.y = nan;
+  for (const TwoBoneJob& job : bad) {
+    TwoBoneOutput out;
+    out.residual_ms = 42.f;
+    EXPECT_NE(job.Validate(), InputError::kNone);
+    EXPECT_FALSE(job.Run(&out));
+    EXPECT_EQ(out.residual_ms, 42.f);
+  }
+}
+
+}  // namespace
+}  // namespace ikpose::ik
