@@ -24,11 +24,13 @@ ChainSolution SolveChain(const glm::vec3& a, const glm::vec3& b, const glm::vec3
 
 namespace {
 
-// The loop body for chains [begin, end); kWithReach says whether reach is written (two
-// instantiations, so the loop itself has no branch).
+// The loop body for `count` chains; kWithReach says whether the reach codes are written (two
+// instantiations, so the loop itself has no branch). The codes are 32-bit, as wide as the
+// floats: a byte store would make the vectoriser take 32 chains per iteration (four registers
+// per value) and spill.
 template <bool kWithReach>
 IKPOSE_KERNEL void BatchLoop(const ChainBatchInput& in, const ChainBatchOutput& out,
-                             std::size_t count) {
+                             std::size_t count, std::int32_t* reach) {
   const ConstPoints3 a = in.hip;
   const ConstPoints3 b = in.knee;
   const ConstPoints3 c = in.foot;
@@ -37,7 +39,6 @@ IKPOSE_KERNEL void BatchLoop(const ChainBatchInput& in, const ChainBatchOutput& 
   const Points3 ft = out.foot;
   const Quats q1 = out.hip_rotation;
   const Quats q2 = out.knee_rotation;
-  std::uint8_t* const reach = out.reach;
 #pragma GCC ivdep
   for (std::size_t i = 0; i < count; ++i) {
     const glm::vec3 pa(a.x[i], a.y[i], a.z[i]);
@@ -66,23 +67,52 @@ IKPOSE_KERNEL void BatchLoop(const ChainBatchInput& in, const ChainBatchOutput& 
     q2.z[i] = knee_q.z;
     q2.w[i] = knee_q.w;
     if constexpr (kWithReach) {
-      reach[i] = s.valid ? static_cast<std::uint8_t>(s.reach) : kBatchInvalid;
+      reach[i] = s.valid ? s.reach : std::int32_t{kBatchInvalid};
     }
   }
 }
 
+ConstPoints3 Offset(const ConstPoints3& p, std::size_t k) {
+  return {p.x + k, p.y + k, p.z + k};
+}
+Points3 Offset(const Points3& p, std::size_t k) {
+  return {p.x + k, p.y + k, p.z + k};
+}
+Quats Offset(const Quats& q, std::size_t k) {
+  return {q.x + k, q.y + k, q.z + k, q.w + k};
+}
+
 }  // namespace
 
-// Compiled for the x86-64 baseline (SSE2, 4 lanes) and for AVX2 (8 lanes); the loader picks
+// Compiled for the x86-64 baseline (SSE2, 4 lanes) and for x86-64-v3 (AVX2 with FMA, 8 lanes:
+// multiply-adds are fused, so it agrees with SolveChain to rounding); the loader picks
 // the clone for the running CPU. Every branch of the kernel is a select.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
-  if (out.reach != nullptr) {
-    BatchLoop<true>(in, out, count);
-  } else {
-    BatchLoop<false>(in, out, count);
+  if (out.reach == nullptr) {
+    BatchLoop<false>(in, out, count, nullptr);
+    return;
+  }
+  // Blocks of chains, their reach codes through a small buffer, narrowed to bytes after.
+  constexpr std::size_t kBlock = 256;
+  std::int32_t codes[kBlock];
+  for (std::size_t begin = 0; begin < count; begin += kBlock) {
+    const std::size_t n = count - begin < kBlock ? count - begin : kBlock;
+    ChainBatchInput block_in;
+    block_in.hip = Offset(in.hip, begin);
+    block_in.knee = Offset(in.knee, begin);
+    block_in.foot = Offset(in.foot, begin);
+    block_in.target = Offset(in.target, begin);
+    ChainBatchOutput block_out;
+    block_out.knee = Offset(out.knee, begin);
+    block_out.foot = Offset(out.foot, begin);
+    block_out.hip_rotation = Offset(out.hip_rotation, begin);
+    block_out.knee_rotation = Offset(out.knee_rotation, begin);
+    BatchLoop<true>(block_in, block_out, n, codes);
+    std::uint8_t* const reach = out.reach + begin;
+    for (std::size_t i = 0; i < n; ++i) reach[i] = static_cast<std::uint8_t>(codes[i]);
   }
 }
 

@@ -2,8 +2,9 @@
 //
 // What: the seed's positions step written as one branch-free formula, and a minimal-rotation
 // kernel, on plain floats and glm::vec3 so the batch loop can be vectorised.
-// Why: the batch and the single solvers must agree to the last bit on default options, so
-// they run the same operations in the same order (ISO C++ mode: no FMA contraction).
+// Why: the batch and the single solvers must agree on default options, so they run the same
+// operations in the same order (to the last bit where both are compiled alike; the batch's
+// AVX2 clone fuses multiply-adds and agrees to rounding).
 // Limits: not part of the API; callers validate input first (see ValidatePositions). Use
 // two_bone_positions.h, two_bone_job.h or two_bone_batch.h instead.
 #pragma once
@@ -95,7 +96,9 @@ IKPOSE_KERNEL glm::quat RotationBetweenKernel(const glm::vec3& from, const glm::
 // ((m + c)(m - c), x (m - c)) = (|x|^2, x (m - c)) without a division. The axis has its
 // rounding-noise component along f removed (as in RotationBetweenKernel); exactly
 // anti-parallel gives a half turn about a perpendicular of f. Callers rule out zero vectors.
-IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm::vec3& t) {
+// The Unnormalized form leaves the final scaling to the caller (RotateScaled turns by it as
+// it is).
+IKPOSE_KERNEL glm::quat RotationBetweenUnitUnnormalized(const glm::vec3& f, const glm::vec3& t) {
   const float ff = glm::dot(f, f);
   const float tt = glm::dot(t, t);
   const float m = 0.5f * (ff + tt);
@@ -111,8 +114,12 @@ IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm:
   const glm::vec3 perp = Select(use_x, glm::vec3(0.f, f.z, -f.y), glm::vec3(f.y, -f.x, 0.f));
   const float qw = half_turn ? 0.f : (obtuse ? s2 : m + c);
   const glm::vec3 qv = Select(half_turn, perp, Select(obtuse, x * k, x));
-  const float s = 1.f / std::sqrt(qw * qw + glm::dot(qv, qv));
-  return glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s);
+  return glm::quat(qw, qv.x, qv.y, qv.z);
+}
+IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm::vec3& t) {
+  const glm::quat q = RotationBetweenUnitUnnormalized(f, t);
+  const float s = 1.f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
 }
 
 // The same rotation for a single solve, where a branch is cheaper than computing both cases:
@@ -269,9 +276,13 @@ IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, 
   // radius |bc| about b'), so both directions of each pair are divided by the same length.
   const float inv_l1 = 1.f / p.l1;
   const float inv_l2 = 1.f / p.l2;
-  const glm::quat q1 = RotationBetweenUnitKernel((b - a) * inv_l1, (p.knee - a) * inv_l1);
-  const glm::quat q2 =
-      RotationBetweenUnitKernel(Rotate(q1, (c - b) * inv_l2), (p.foot - p.knee) * inv_l2);
+  // The knee's pair needs the hip's turn: taken before its normalisation, which runs beside.
+  const glm::quat h = RotationBetweenUnitUnnormalized((b - a) * inv_l1, (p.knee - a) * inv_l1);
+  const float n1 = h.w * h.w + h.x * h.x + h.y * h.y + h.z * h.z;
+  const float s1 = 1.f / std::sqrt(n1);
+  const glm::quat q1(h.w * s1, h.x * s1, h.y * s1, h.z * s1);
+  const glm::quat q2 = RotationBetweenUnitKernel(RotateScaled(h, 2.f / n1, (c - b) * inv_l2),
+                                                 (p.foot - p.knee) * inv_l2);
   DefaultSolve out;
   out.knee.x = p.knee.x;
   out.knee.y = p.knee.y;
