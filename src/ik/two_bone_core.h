@@ -124,16 +124,20 @@ IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm:
 
 // The same rotation for a single solve, where a branch is cheaper than computing both cases:
 // up to 120 degrees (c > -1/2) m + c keeps its digits and the plain half-vector form is used.
-IKPOSE_KERNEL glm::quat RotationBetweenUnitBranchy(const glm::vec3& f, const glm::vec3& t) {
+IKPOSE_KERNEL glm::quat RotationBetweenUnitBranchyUnnormalized(const glm::vec3& f,
+                                                               const glm::vec3& t) {
   const float c = glm::dot(f, t);
   if (c > -0.5f) [[likely]] {
     const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
     const glm::vec3 x = glm::cross(f, t);
-    const float w = m + c;
-    const float s = 1.f / std::sqrt(w * w + glm::dot(x, x));
-    return glm::quat(w * s, x.x * s, x.y * s, x.z * s);
+    return glm::quat(m + c, x.x, x.y, x.z);
   }
-  return RotationBetweenUnitKernel(f, t);
+  return RotationBetweenUnitUnnormalized(f, t);
+}
+IKPOSE_KERNEL glm::quat RotationBetweenUnitBranchy(const glm::vec3& f, const glm::vec3& t) {
+  const glm::quat q = RotationBetweenUnitBranchyUnnormalized(f, t);
+  const float s = 1.f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+  return glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
 }
 
 // q * v for a quaternion q of squared length n2, given k = 2 / n2: the rotation q stands for,
