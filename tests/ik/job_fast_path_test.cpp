@@ -3,6 +3,7 @@
 // the pose the reporting path gives, and reject what it rejects.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -86,7 +87,10 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPath) {
         glm::length(before.knee - before.hip) + glm::length(before.foot - before.knee);
     const double tol = 1e-5 * limb;
     ASSERT_EQ(fast.reach, full.reach);
-    ASSERT_LE(glm::length(a.knee - b.knee), tol);
+    // Near a reach boundary the knee circle's radius sqrt((l - x)(l + x)) turns rounding
+    // into about rounding / sqrt(margin): both paths are right to that.
+    const double margin = std::max(double(report.positions.reach_margin) / limb, 1e-12);
+    ASSERT_LE(glm::length(a.knee - b.knee), tol + 1e-6 * limb / std::sqrt(margin));
     ASSERT_LE(glm::length(a.foot - b.foot), tol);
     ASSERT_LE(glm::length(D(fast.knee_ms) - a.knee), tol);
     ASSERT_LE(glm::length(D(fast.foot_ms) - a.foot), tol);
