@@ -87,7 +87,10 @@ Quats Offset(const Quats& q, std::size_t k) {
 // Compiled for the x86-64 baseline (SSE2, 4 lanes) and for x86-64-v3 (AVX2 with FMA, 8 lanes:
 // multiply-adds are fused, so it agrees with SolveChain to rounding); the loader picks
 // the clone for the running CPU. Every branch of the kernel is a select.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// A build already for AVX2 with FMA (-march=native on such a CPU) has no clones: the clone's
+// narrower target would keep glm's functions, compiled for the wider one, from inlining.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    !(defined(__AVX2__) && defined(__FMA__))
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
