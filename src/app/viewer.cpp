@@ -234,8 +234,10 @@ glm::vec2 DrawableMouse(const ViewerState& state, int x, int y) {
 
 Ray MouseRay(const ViewerState& state, int x, int y) {
   const glm::vec2 p = DrawableMouse(state, x, y);
-  return state.camera.PixelRay(p.x, p.y, static_cast<float>(state.target.width()),
-                               static_cast<float>(state.target.height()));
+  int width = 0, height = 0;
+  state.window->DrawableSize(&width, &height);
+  return state.camera.PixelRay(p.x, p.y, static_cast<float>(std::max(width, 1)),
+                               static_cast<float>(std::max(height, 1)));
 }
 
 // Left button down: a target or pole handle, else a joint (selects it) and orbit.
@@ -253,7 +255,9 @@ void BeginLeftDrag(ViewerState& state, int x, int y) {
 }
 
 void MouseMoved(ViewerState& state, int x, int y, int dx, int dy) {
-  const float height = static_cast<float>(std::max(state.target.height(), 1));
+  int drawable_w = 0, drawable_h = 0;
+  state.window->DrawableSize(&drawable_w, &drawable_h);
+  const float height = static_cast<float>(std::max(drawable_h, 1));
   switch (state.mouse) {
     case MouseMode::kOrbit:
       state.camera.Orbit(-0.4f * static_cast<float>(dx), 0.4f * static_cast<float>(dy));
@@ -407,7 +411,12 @@ void Frame(ViewerState& state, float seconds) {
   int width = 0;
   int height = 0;
   state.window->DrawableSize(&width, &height);
-  state.target.Resize(width, height, kMsaaSamples);
+  // The window's first frame is drawn straight into its own framebuffer, without
+  // multisampling: on a software rasteriser (llvmpipe) allocating and first touching the
+  // multisampled target costs about 200 ms, which would delay the first picture. Antialiasing
+  // starts with the second frame. Offscreen renders (screenshots) always use the target.
+  const bool direct = !state.options.offscreen && state.first_frame_ms == 0.0f;
+  if (!direct) state.target.Resize(width, height, kMsaaSamples);
   scene::PosingSession& session = *state.loaded.session;
 
   ImGui_ImplOpenGL3_NewFrame();
@@ -439,7 +448,12 @@ void Frame(ViewerState& state, float seconds) {
     state.panel.frame_ms_gpu = static_cast<float>(ns) * 1e-6f;
   }
   glBeginQuery(GL_TIME_ELAPSED, state.gpu_timer);
-  state.target.Bind();
+  if (direct) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, width, height);
+  } else {
+    state.target.Bind();
+  }
   glClearColor(0.18f, 0.20f, 0.23f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
@@ -460,8 +474,10 @@ void Frame(ViewerState& state, float seconds) {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   glEndQuery(GL_TIME_ELAPSED);
   state.gpu_timer_pending = true;
-  state.target.Resolve();
-  state.target.BlitToScreen(width, height);
+  if (!direct) {
+    state.target.Resolve();
+    state.target.BlitToScreen(width, height);
+  }
 
   const auto end = std::chrono::steady_clock::now();
   state.panel.frame_ms_cpu = std::chrono::duration<float, std::milli>(end - start).count();
