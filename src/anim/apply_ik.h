@@ -28,6 +28,8 @@ struct ChainSolveOptions {
   ik::TwoBoneOptions solver;  // pole, limits, soften, weight (defaults: the seed)
   ik::EndRotation end_rotation = ik::EndRotation::kFollow;
   glm::quat target_rotation_ms{1.f, 0.f, 0.f, 0.f};  // for EndRotation::kTarget
+
+  bool operator==(const ChainSolveOptions&) const = default;
 };
 
 struct ChainSolveResult {

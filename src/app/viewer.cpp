@@ -30,6 +30,7 @@
 #include "scene/overlays.h"
 #include "scene/posing_session.h"
 #include "scene/scenario.h"
+#include "scene/undo_history.h"
 #include "ui/panel.h"
 
 namespace ikpose::app {
@@ -64,6 +65,7 @@ struct ViewerState {
   render::LineRenderer lines;
   anim::DebugDraw debug;
   LoadedModel loaded;
+  scene::UndoHistory history;  // of the loaded model's session; a new model starts a new one
   OrbitCamera camera;
   ui::PanelState panel;
   MouseMode mouse = MouseMode::kNone;
@@ -130,6 +132,8 @@ bool LoadInto(ViewerState& state, const std::string& path, ParsedModel parsed, s
   state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
   state.drag.End();
   state.mouse = MouseMode::kNone;
+  state.history.Reset(*state.loaded.session);
+  state.panel.history = &state.history;
   return true;
 }
 
@@ -219,7 +223,9 @@ bool Init(ViewerState& state, std::string* error) {
       !scene::ApplyScenario(scenario, *state.loaded.session, error)) {
     return false;
   }
-  return ApplyStartupOptions(state, error);
+  if (!ApplyStartupOptions(state, error)) return false;
+  state.history.Reset(*state.loaded.session);  // what the command line set up is the start
+  return true;
 }
 
 glm::vec2 DrawableMouse(const ViewerState& state, int x, int y) {
@@ -315,7 +321,10 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
       }
       break;
     case SDL_MOUSEBUTTONUP:
-      state.drag.End();
+      if (state.drag.active()) {
+        state.drag.End();
+        state.history.Commit(*state.loaded.session);  // the whole drag is one step
+      }
       state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:
@@ -325,8 +334,18 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
       if (io.WantCaptureMouse) break;
       state.camera.Zoom(std::pow(0.9f, static_cast<float>(event.wheel.y)));
       break;
-    case SDL_KEYDOWN:
+    case SDL_KEYDOWN: {
       if (io.WantCaptureKeyboard) break;
+      const bool ctrl = (event.key.keysym.mod & KMOD_CTRL) != 0;
+      const bool shift = (event.key.keysym.mod & KMOD_SHIFT) != 0;
+      if (ctrl && event.key.keysym.sym == SDLK_z) {
+        (shift ? state.panel.request_redo : state.panel.request_undo) = true;
+        break;
+      }
+      if (ctrl && event.key.keysym.sym == SDLK_y) {
+        state.panel.request_redo = true;
+        break;
+      }
       switch (event.key.keysym.sym) {
         case SDLK_f:
           state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
@@ -367,6 +386,7 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
           break;
       }
       break;
+    }
     default:
       break;
   }
@@ -388,10 +408,14 @@ void RecordGrid(ViewerState& state) {
   }
 }
 
+// The scenario file "save scene" writes and "load scene" reads.
+std::string ScenePath(const ViewerState& state) {
+  return state.options.scene_path.empty() ? "ikpose-scene.json" : state.options.scene_path;
+}
+
 // Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
 void SaveScene(ViewerState& state) {
-  const std::string path =
-      state.options.scene_path.empty() ? "ikpose-scene.json" : state.options.scene_path;
+  const std::string path = ScenePath(state);
   std::error_code ec;
   const auto folder = std::filesystem::absolute(path, ec).parent_path();
   auto model = std::filesystem::relative(std::filesystem::absolute(state.options.model_path, ec),
@@ -406,6 +430,80 @@ void SaveScene(ViewerState& state) {
   }
 }
 
+// Reads the scene file back into the session as one undo step. A scenario naming another model
+// opens that model first (which starts a new history).
+void LoadScene(ViewerState& state) {
+  const std::string path = ScenePath(state);
+  scene::Scenario scenario;
+  std::string error;
+  if (!scene::LoadScenario(path, &scenario, &error)) {
+    state.panel.status = error;
+    return;
+  }
+  const std::string model = scenario.ModelPath();
+  std::error_code ec;
+  if (!model.empty() && !std::filesystem::equivalent(model, state.options.model_path, ec)) {
+    if (!LoadInto(state, model, ParseModel(model), &error)) {
+      state.panel.status = "could not open " + model + ": " + error;
+      return;
+    }
+    state.options.model_path = model;
+  }
+  scene::PosingSession& session = *state.loaded.session;
+  const scene::PosingSnapshot before = scene::CaptureSnapshot(session);
+  session.playback.clip = -1;  // a scenario naming no clip is on the rest pose
+  session.playback.time = 0.0f;
+  if (!scene::ApplyScenario(scenario, session, &error)) {
+    scene::RestoreSnapshot(before, session);
+    state.panel.status = error;
+    return;
+  }
+  state.history.Commit(session, "load scene");
+  state.panel.status = "loaded " + path;
+}
+
+// The panel's requests, after it has drawn. Each button that edits the session is one undo
+// step; any other panel edit is committed once no widget is active, so a slider held and
+// moved is one step when it is released. A target drag commits when it ends (mouse up).
+void HandlePanelRequests(ViewerState& state) {
+  ui::PanelState& panel = state.panel;
+  scene::PosingSession& session = *state.loaded.session;
+  scene::UndoHistory& history = state.history;
+  const bool editing = state.drag.active() || ImGui::IsAnyItemActive();
+  // An edit not recorded yet (a typed value left by clicking a button) is its own step.
+  const auto step = [&](const char* label, auto&& edit) {
+    history.Commit(session);
+    edit();
+    history.Commit(session, label);
+  };
+  if (panel.request_undo && !editing) history.Undo(session);
+  if (panel.request_redo && !editing) history.Redo(session);
+  if (panel.request_reset_targets) {
+    step("targets to hands and feet", [&] { session.ResetTargets(); });
+  }
+  if (panel.request_snap_to_rungs) {
+    step("snap to rungs", [&] {
+      session.ladder_enabled = true;
+      session.SnapToRungs();
+    });
+  }
+  if (panel.request_step_rungs != 0) {
+    const int delta = panel.request_step_rungs;
+    step(delta > 0 ? "step up" : "step down", [&] {
+      if (!session.StepRungs(delta)) panel.status = "a hand or foot would leave the ladder";
+    });
+  }
+  if (panel.request_frame_model) state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+  if (panel.request_save_scene) SaveScene(state);
+  if (panel.request_load_scene) LoadScene(state);
+  panel.request_reset_targets = panel.request_frame_model = false;
+  panel.request_save_scene = panel.request_load_scene = false;
+  panel.request_snap_to_rungs = panel.request_undo = panel.request_redo = false;
+  panel.request_step_rungs = 0;
+  if (!state.drag.active() && !ImGui::IsAnyItemActive())
+    state.history.Commit(*state.loaded.session);
+}
+
 void Frame(ViewerState& state, float seconds) {
   const auto start = std::chrono::steady_clock::now();
   int width = 0;
@@ -417,21 +515,19 @@ void Frame(ViewerState& state, float seconds) {
   // starts with the second frame. Offscreen renders (screenshots) always use the target.
   const bool direct = !state.options.offscreen && state.first_frame_ms == 0.0f;
   if (!direct) state.target.Resize(width, height, kMsaaSamples);
-  scene::PosingSession& session = *state.loaded.session;
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  if (!state.options.offscreen || state.options.panel) ui::DrawMainPanel(&session, state.panel);
+  if (!state.options.offscreen || state.options.panel) {
+    ui::DrawMainPanel(state.loaded.session.get(), state.panel);
+  }
   ImGui::Render();
-  if (state.panel.request_reset_targets) session.ResetTargets();
-  if (state.panel.request_frame_model)
-    state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
-  if (state.panel.request_save_scene) SaveScene(state);
-  state.panel.request_reset_targets = state.panel.request_frame_model = false;
-  state.panel.request_save_scene = false;
+  HandlePanelRequests(state);
+  scene::PosingSession& session = *state.loaded.session;  // "load scene" may open another model
 
   session.Advance(seconds);
+  state.history.FollowPlayback(session);
   session.Evaluate();
   state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
 
@@ -505,10 +601,16 @@ bool WriteReport(const ViewerState& state, std::string* error) {
     c["target_px"] = {px.x, px.y};
     chains[std::string(anim::LimbName(limb))] = c;
   }
+  const scene::UndoHistory& history = state.history;
+  const nlohmann::json undo = {{"undo_steps", history.undo_steps()},
+                               {"redo_steps", history.redo_steps()},
+                               {"undo_label", history.undo_label()},
+                               {"redo_label", history.redo_label()}};
   const nlohmann::json report = {{"model", state.options.model_path},
                                  {"height", state.loaded.height},
                                  {"first_frame_ms", state.first_frame_ms},
-                                 {"chains", chains}};
+                                 {"chains", chains},
+                                 {"history", undo}};
   return anim::WriteFileAtomically(state.options.report_path, report.dump(2) + "\n", error);
 }
 

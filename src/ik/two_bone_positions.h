@@ -64,6 +64,8 @@ std::string_view InputErrorName(InputError error);
 struct HingeLimits {
   float min_deg = 0.f;
   float max_deg = 180.f;
+
+  bool operator==(const HingeLimits&) const = default;
 };
 
 // Options beyond the seed. With every field at its default the seed's algorithm runs.
@@ -84,6 +86,8 @@ struct TwoBoneOptions {
 
   // Blend from the input pose (0) to the solved pose (1), applied to each bone's rotation.
   float weight = 1.f;
+
+  bool operator==(const TwoBoneOptions&) const = default;
 };
 
 struct PositionsInput {

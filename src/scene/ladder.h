@@ -20,6 +20,8 @@ struct Ladder {
   float rung_radius = 0.02f;
   float first_rung_height = 0.25f;
 
+  bool operator==(const Ladder&) const = default;
+
   bool Valid() const;
   glm::vec3 RungCenter(int rung) const;
   // The rung whose axis is closest in height to `point_ms`, clamped to the ladder.

@@ -26,6 +26,8 @@ struct LimbTarget {
   anim::ChainSolveOptions options;
   bool from_rest = false;  // solve from the rest pose instead of the clip's pose
   int rung = -1;           // the ladder rung this target is snapped to, -1 for none
+
+  bool operator==(const LimbTarget&) const = default;
 };
 
 struct ClipPlayback {

@@ -159,6 +159,30 @@ void SelectedBone(const scene::PosingSession& session, PanelState& state) {
   Vec3Row("position_ms", anim::PositionMs(session.pose(), state.selected_bone));
 }
 
+// "undo move left_leg target" and "redo ...", greyed out when there is nothing to take back or
+// re-apply; the redo button goes on the next line when both labels are long.
+void UndoRow(const scene::UndoHistory& history, PanelState& state) {
+  const auto steps = [](int n) { return std::to_string(n) + (n == 1 ? " step" : " steps"); };
+  const std::string undo = history.CanUndo() ? "undo " + history.undo_label() : "undo";
+  const std::string redo = history.CanRedo() ? "redo " + history.redo_label() : "redo";
+  ImGui::BeginDisabled(!history.CanUndo());
+  if (ImGui::Button((undo + "###undo").c_str())) state.request_undo = true;
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Ctrl+Z (%s back)", steps(history.undo_steps()).c_str());
+  }
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float redo_width = ImGui::CalcTextSize(redo.c_str()).x + 2.0f * style.FramePadding.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + redo_width <= right) ImGui::SameLine();
+  ImGui::BeginDisabled(!history.CanRedo());
+  if (ImGui::Button((redo + "###redo").c_str())) state.request_redo = true;
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y (%s ahead)", steps(history.redo_steps()).c_str());
+  }
+}
+
 }  // namespace
 
 const char* ReachLabel(ik::Reach reach) {
@@ -187,13 +211,15 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::End();
     return;
   }
+  if (state.history != nullptr) UndoRow(*state.history, state);
   if (ImGui::CollapsingHeader("Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
     if (ImGui::Button("targets to hands and feet")) state.request_reset_targets = true;
     ImGui::SameLine();
     if (ImGui::Button("frame model (F)")) state.request_frame_model = true;
-    ImGui::SameLine();
     if (ImGui::Button("save scene")) state.request_save_scene = true;
+    ImGui::SameLine();
+    if (ImGui::Button("load scene")) state.request_load_scene = true;
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);
@@ -239,14 +265,11 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::DragFloat("rail width", &ladder.rail_width, h * 0.001f, h * 0.05f, h, "%.3f");
     ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
     ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
-    if (ImGui::Button("snap to rungs")) {
-      session->ladder_enabled = true;
-      session->SnapToRungs();
-    }
+    if (ImGui::Button("snap to rungs")) state.request_snap_to_rungs = true;
     ImGui::SameLine();
-    if (ImGui::Button("step up")) session->StepRungs(+1);
+    if (ImGui::Button("step up")) state.request_step_rungs = +1;
     ImGui::SameLine();
-    if (ImGui::Button("step down")) session->StepRungs(-1);
+    if (ImGui::Button("step down")) state.request_step_rungs = -1;
   }
   if (ImGui::CollapsingHeader("Bones")) {
     SelectedBone(*session, state);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scene/undo_history.h"
 #include "support/rigs.h"
 
 namespace ikpose::app {
@@ -71,6 +72,31 @@ TEST_F(TargetDragTest, PolesDragTooAndJointsCanBePicked) {
   EXPECT_EQ(PickJoint(FrontRay(anim::PositionMs(session.pose(), pelvis)), model.skeleton,
                       session.pose(), 0.02f),
             pelvis);
+}
+
+TEST_F(TargetDragTest, AWholeDragIsOneUndoStep) {
+  scene::UndoHistory history;
+  history.Reset(session);
+  const glm::vec3 start = foot();
+  TargetDrag drag;
+  ASSERT_TRUE(drag.Begin(FrontRay(start), session, 0.04f));
+  for (int i = 1; i <= 10; ++i) {
+    drag.Update(FrontRay(start + glm::vec3(0.01f, 0.02f, 0) * static_cast<float>(i)), {}, session);
+    session.Evaluate();
+  }
+  drag.End();
+  ASSERT_TRUE(history.Commit(session));  // what the viewer does on mouse up
+  EXPECT_EQ(history.undo_steps(), 1);
+  EXPECT_EQ(history.undo_label(), "move left_leg target");
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(foot(), start);
+
+  // Grabbing and letting go without moving adds nothing.
+  ASSERT_TRUE(drag.Begin(FrontRay(start), session, 0.04f));
+  drag.Update(FrontRay(start), {}, session);
+  drag.End();
+  EXPECT_FALSE(history.Commit(session));
+  EXPECT_TRUE(history.CanRedo());
 }
 
 }  // namespace

@@ -1,0 +1,128 @@
+#include "scene/undo_history.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ikpose::scene {
+
+PosingSnapshot CaptureSnapshot(const PosingSession& session) {
+  PosingSnapshot s;
+  for (anim::Limb limb : anim::kLimbs) s.limbs[static_cast<int>(limb)] = session.target(limb);
+  s.clip = session.playback.clip;
+  s.time = session.playback.time;
+  s.ladder = session.ladder;
+  s.ladder_enabled = session.ladder_enabled;
+  return s;
+}
+
+void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
+  for (anim::Limb limb : anim::kLimbs) {
+    LimbTarget& target = session.target(limb);
+    const bool available = target.available;  // a property of the model, not an edit
+    target = snapshot.limbs[static_cast<int>(limb)];
+    target.available = available;
+  }
+  const int clips = static_cast<int>(session.model().clips.size());
+  session.playback.clip = snapshot.clip < clips ? snapshot.clip : -1;
+  session.playback.time = snapshot.time;
+  session.ladder = snapshot.ladder;
+  session.ladder_enabled = snapshot.ladder_enabled;
+  session.Evaluate();
+}
+
+std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& after) {
+  std::vector<std::string> parts;
+  std::size_t moved_targets = 0;
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbTarget& a = before.limbs[static_cast<int>(limb)];
+    const LimbTarget& b = after.limbs[static_cast<int>(limb)];
+    const std::string name(anim::LimbName(limb));
+    if (a.enabled != b.enabled) parts.push_back((b.enabled ? "turn on " : "turn off ") + name);
+    if (a.target_ms != b.target_ms) {
+      parts.push_back("move " + name + " target");
+      ++moved_targets;
+    }
+    const ik::TwoBoneOptions& pa = a.options.solver;
+    const ik::TwoBoneOptions& pb = b.options.solver;
+    if (pa.use_pole != pb.use_pole) {
+      parts.push_back(name + (pb.use_pole ? " pole on" : " pole off"));
+    } else if (pa.pole_ms != pb.pole_ms) {
+      parts.push_back("move " + name + " pole");
+    }
+    // Every other option, whatever fields the options grow later.
+    anim::ChainSolveOptions rest_a = a.options;
+    rest_a.solver.use_pole = pb.use_pole;
+    rest_a.solver.pole_ms = pb.pole_ms;
+    if (rest_a != b.options || a.from_rest != b.from_rest) parts.push_back(name + " options");
+  }
+  if (before.ladder != after.ladder || before.ladder_enabled != after.ladder_enabled) {
+    parts.push_back("ladder");
+  }
+  if (before.clip != after.clip) {
+    parts.push_back("choose clip");
+  } else if (before.time != after.time) {
+    parts.push_back("set clip time");
+  }
+  if (parts.empty()) return "edit";  // e.g. only a rung number
+  if (parts.size() == 1) return parts.front();
+  if (moved_targets == parts.size()) return "move " + std::to_string(moved_targets) + " targets";
+  return parts.front() + " and " + std::to_string(parts.size() - 1) + " more";
+}
+
+UndoHistory::UndoHistory(int capacity) : capacity_(std::max(capacity, 1)) {}
+
+void UndoHistory::Reset(const PosingSession& session) {
+  steps_.clear();
+  steps_.push_back({CaptureSnapshot(session), ""});
+  present_ = 0;
+}
+
+bool UndoHistory::Commit(const PosingSession& session, std::string label) {
+  if (steps_.empty()) {
+    Reset(session);
+    return false;
+  }
+  FollowPlayback(session);
+  PosingSnapshot state = CaptureSnapshot(session);
+  const PosingSnapshot& present = steps_[present_].state;
+  if (state == present) return false;
+  if (label.empty()) label = DescribeChange(present, state);
+  steps_.erase(steps_.begin() + static_cast<std::ptrdiff_t>(present_) + 1, steps_.end());
+  steps_.push_back({std::move(state), std::move(label)});
+  while (steps_.size() > static_cast<std::size_t>(capacity_) + 1) steps_.pop_front();
+  present_ = steps_.size() - 1;
+  return true;
+}
+
+bool UndoHistory::Undo(PosingSession& session) {
+  Commit(session);
+  if (!CanUndo()) return false;
+  --present_;
+  RestoreSnapshot(steps_[present_].state, session);
+  return true;
+}
+
+bool UndoHistory::Redo(PosingSession& session) {
+  Commit(session);
+  if (!CanRedo()) return false;
+  ++present_;
+  RestoreSnapshot(steps_[present_].state, session);
+  return true;
+}
+
+void UndoHistory::FollowPlayback(const PosingSession& session) {
+  if (steps_.empty() || !session.playback.playing) return;
+  steps_[present_].state.time = session.playback.time;
+}
+
+const std::string& UndoHistory::undo_label() const {
+  static const std::string kNone;
+  return CanUndo() ? steps_[present_].label : kNone;
+}
+
+const std::string& UndoHistory::redo_label() const {
+  static const std::string kNone;
+  return CanRedo() ? steps_[present_ + 1].label : kNone;
+}
+
+}  // namespace ikpose::scene

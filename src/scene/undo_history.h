@@ -1,0 +1,87 @@
+// Undo history of posing edits.
+//
+// What: snapshots of what an edit can change in a PosingSession (every limb's target, pole,
+// enabled flag, solver options and ladder rung; the ladder; the clip and its time: what a
+// scenario file saves), one per step, each named after the edit that made it ("move left_leg
+// target"). Undo and redo put a snapshot back into the session and re-solve the IK from it.
+// Why: posing is trial and error; Ctrl+Z has to take back one whole gesture (a drag, a released
+// slider, a button), as in Blender's pose mode.
+// Limits: the caller says when an edit is over by calling Commit (the viewer: when a drag ends,
+// when no panel widget is active, after a button). Snapshots belong to one session's model:
+// opening another model starts a new history. Play/pause and speed are not edits, and neither
+// is a playing clip moving its time (FollowPlayback). At most `capacity` steps are kept, the
+// oldest dropped first.
+#pragma once
+
+#include <array>
+#include <deque>
+#include <string>
+
+#include "scene/posing_session.h"
+
+namespace ikpose::scene {
+
+// The session's editable state, in its own types. Two snapshots are equal when every field is
+// (floats compared exactly: a click without a move changes nothing).
+struct PosingSnapshot {
+  std::array<LimbTarget, 4> limbs;  // indexed by anim::Limb
+  int clip = -1;                    // ClipPlayback::clip
+  float time = 0.0f;                // ClipPlayback::time
+  Ladder ladder;
+  bool ladder_enabled = false;
+
+  bool operator==(const PosingSnapshot&) const = default;
+};
+
+PosingSnapshot CaptureSnapshot(const PosingSession& session);
+// Puts `snapshot` into `session` (playing and speed stay) and evaluates the pose.
+void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session);
+// What changed, as a step name: "move left_leg target", "left_arm options", "ladder", ...
+std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& after);
+
+class UndoHistory {
+ public:
+  static constexpr int kDefaultCapacity = 256;
+
+  explicit UndoHistory(int capacity = kDefaultCapacity);
+
+  // Starts over from the session's state: nothing to undo or redo.
+  void Reset(const PosingSession& session);
+  // Records the session's state as a step named `label` (empty: DescribeChange names it). False,
+  // and nothing recorded, when it equals the present step. Drops whatever could be redone.
+  // While the clip plays, its time is the playback's, not an edit (see FollowPlayback).
+  bool Commit(const PosingSession& session, std::string label = {});
+  // Steps back and restores the previous state into the session; false if there is none. An
+  // edit the session holds but that was not committed yet is committed first, so undo takes it
+  // back instead of losing it.
+  bool Undo(PosingSession& session);
+  // Re-applies the step undone last; false if there is none (or an uncommitted edit dropped it).
+  bool Redo(PosingSession& session);
+  // A playing clip moves its time by itself, which is not an edit: the present step takes the
+  // session's clip time so the next Commit does not see a change. Call after advancing the clip
+  // (the frame that pauses it would otherwise see the last advance as an edit).
+  void FollowPlayback(const PosingSession& session);
+
+  int undo_steps() const { return static_cast<int>(present_); }
+  int redo_steps() const {
+    return static_cast<int>(steps_.size()) - 1 - static_cast<int>(present_);
+  }
+  bool CanUndo() const { return undo_steps() > 0; }
+  bool CanRedo() const { return redo_steps() > 0; }
+  // The name of the step Undo (Redo) would take back (re-apply); "" when there is none.
+  const std::string& undo_label() const;
+  const std::string& redo_label() const;
+  int capacity() const { return capacity_; }
+
+ private:
+  struct Step {
+    PosingSnapshot state;
+    std::string label;  // the edit that led to this state; "" for the first
+  };
+
+  std::deque<Step> steps_;  // steps_[present_] is the state the session was last committed in
+  std::size_t present_ = 0;
+  int capacity_;
+};
+
+}  // namespace ikpose::scene

@@ -1,0 +1,234 @@
+#include "scene/undo_history.h"
+
+#include <gtest/gtest.h>
+
+#include "support/rigs.h"
+
+namespace ikpose::scene {
+namespace {
+
+constexpr anim::Limb kLeg = anim::Limb::kLeftLeg;
+
+class UndoHistoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override { history.Reset(session); }
+
+  glm::vec3& target() { return session.target(kLeg).target_ms; }
+  glm::vec3 foot_ms() const { return anim::EndPositionMs(session.chain(kLeg), session.pose()); }
+  // Moves the left foot's target by `delta` and commits it as one step.
+  void MoveAndCommit(const glm::vec3& delta) {
+    target() += delta;
+    session.Evaluate();
+    ASSERT_TRUE(history.Commit(session));
+  }
+
+  anim::Model model = test::TwoLegRig();
+  PosingSession session{model};
+  UndoHistory history;
+};
+
+TEST_F(UndoHistoryTest, AFreshHistoryHasNothingToUndoOrRedo) {
+  EXPECT_FALSE(history.CanUndo());
+  EXPECT_FALSE(history.CanRedo());
+  EXPECT_EQ(history.undo_label(), "");
+  const glm::vec3 start = target();
+  EXPECT_FALSE(history.Undo(session));
+  EXPECT_FALSE(history.Redo(session));
+  EXPECT_EQ(target(), start);
+}
+
+TEST_F(UndoHistoryTest, UndoRestoresThePreviousTargetAndResolves) {
+  const glm::vec3 start = target();
+  const glm::vec3 start_foot_ms = foot_ms();
+  MoveAndCommit({0.0f, 0.2f, 0.15f});
+  EXPECT_GT(glm::length(foot_ms() - start_foot_ms), 0.1f);
+  EXPECT_EQ(history.undo_label(), "move left_leg target");
+
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(target(), start);
+  EXPECT_LT(glm::length(foot_ms() - start_foot_ms), 1e-5f) << "the IK re-solved from it";
+  EXPECT_FALSE(history.CanUndo());
+}
+
+TEST_F(UndoHistoryTest, RedoReappliesTheUndoneStep) {
+  MoveAndCommit({0.0f, 0.2f, 0.15f});
+  const glm::vec3 moved = target();
+  const glm::vec3 moved_foot_ms = foot_ms();
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_TRUE(history.CanRedo());
+  EXPECT_EQ(history.redo_label(), "move left_leg target");
+
+  ASSERT_TRUE(history.Redo(session));
+  EXPECT_EQ(target(), moved);
+  EXPECT_LT(glm::length(foot_ms() - moved_foot_ms), 1e-5f);
+  EXPECT_FALSE(history.CanRedo());
+  EXPECT_TRUE(history.CanUndo());
+}
+
+TEST_F(UndoHistoryTest, ANewEditAfterUndoClearsRedo) {
+  MoveAndCommit({0.0f, 0.2f, 0.0f});
+  MoveAndCommit({0.0f, 0.0f, 0.1f});
+  ASSERT_TRUE(history.Undo(session));
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(history.redo_steps(), 2);
+
+  MoveAndCommit({0.1f, 0.0f, 0.0f});
+  EXPECT_FALSE(history.CanRedo());
+  const glm::vec3 now = target();
+  EXPECT_FALSE(history.Redo(session));
+  EXPECT_EQ(target(), now);
+  EXPECT_EQ(history.undo_steps(), 1);
+}
+
+TEST_F(UndoHistoryTest, TheBoundDropsTheOldestSteps) {
+  UndoHistory small(3);
+  small.Reset(session);
+  std::vector<glm::vec3> states{target()};
+  for (int i = 0; i < 5; ++i) {
+    target() += glm::vec3(0.0f, 0.01f, 0.0f);
+    ASSERT_TRUE(small.Commit(session));
+    states.push_back(target());
+  }
+  EXPECT_EQ(small.undo_steps(), 3);
+  while (small.Undo(session)) {
+  }
+  EXPECT_EQ(target(), states[2]) << "the two oldest states are gone";
+
+  UndoHistory standard;
+  standard.Reset(session);
+  for (int i = 0; i < UndoHistory::kDefaultCapacity + 10; ++i) {
+    target() += glm::vec3(0.0f, 0.001f, 0.0f);
+    ASSERT_TRUE(standard.Commit(session));
+  }
+  EXPECT_EQ(standard.undo_steps(), UndoHistory::kDefaultCapacity);
+}
+
+TEST_F(UndoHistoryTest, IdenticalSnapshotsAreNotPushed) {
+  EXPECT_FALSE(history.Commit(session)) << "a click without a move adds nothing";
+  MoveAndCommit({0.0f, 0.1f, 0.0f});
+  EXPECT_FALSE(history.Commit(session));
+  EXPECT_FALSE(history.Commit(session, "targets to hands and feet"));
+  EXPECT_EQ(history.undo_steps(), 1);
+
+  // Moving away and back within one gesture is no edit either.
+  const glm::vec3 dropped = target();
+  target() += glm::vec3(0.3f, 0.0f, 0.0f);
+  target() = dropped;
+  EXPECT_FALSE(history.Commit(session));
+  EXPECT_EQ(history.undo_steps(), 1);
+}
+
+TEST_F(UndoHistoryTest, UndoAfterADragRestoresTheWholeDragInOneStep) {
+  const glm::vec3 start = target();
+  for (int i = 1; i <= 20; ++i) {  // one drag: many moves, committed when it ends
+    target() = start + glm::vec3(0.0f, 0.01f, 0.005f) * static_cast<float>(i);
+    session.Evaluate();
+  }
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_steps(), 1);
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(target(), start);
+  EXPECT_FALSE(history.CanUndo());
+}
+
+TEST_F(UndoHistoryTest, UndoTakesBackAnEditNotYetCommitted) {
+  const glm::vec3 start = target();
+  target() += glm::vec3(0.0f, 0.1f, 0.0f);
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(target(), start);
+  EXPECT_TRUE(history.CanRedo());
+}
+
+TEST_F(UndoHistoryTest, PolesOptionsLadderAndClipAreUndoneToo) {
+  LimbTarget& leg = session.target(kLeg);
+  leg.options.solver.use_pole = true;
+  leg.options.solver.pole_ms = {0.1f, 0.6f, 1.0f};
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "left_leg pole on");
+  leg.options.solver.pole_ms.y += 0.2f;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "move left_leg pole");
+  leg.options.solver.soften = 0.8f;
+  leg.from_rest = true;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "left_leg options");
+  leg.enabled = false;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "turn off left_leg");
+  session.ladder_enabled = true;
+  session.ladder.rung_spacing = 0.25f;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "ladder");
+  session.playback.clip = 0;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "choose clip");
+  session.playback.time = 0.5f;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "set clip time");
+
+  while (history.Undo(session)) {
+  }
+  const LimbTarget& back = session.target(kLeg);
+  EXPECT_TRUE(back.enabled);
+  EXPECT_FALSE(back.options.solver.use_pole);
+  EXPECT_FLOAT_EQ(back.options.solver.soften, 1.0f);
+  EXPECT_FALSE(back.from_rest);
+  EXPECT_FALSE(session.ladder_enabled);
+  EXPECT_FLOAT_EQ(session.ladder.rung_spacing, Ladder{}.rung_spacing);
+  EXPECT_EQ(session.playback.clip, -1);
+  EXPECT_EQ(session.playback.time, 0.0f);
+}
+
+TEST_F(UndoHistoryTest, ButtonsNameTheirStepAndLadderSnapIsOneStep) {
+  session.ladder_enabled = true;
+  session.ladder.base_ms = {0.0f, 0.0f, 0.3f};
+  session.SnapToRungs();
+  ASSERT_TRUE(history.Commit(session, "snap to rungs"));
+  EXPECT_EQ(history.undo_label(), "snap to rungs");
+  const int rung = session.target(kLeg).rung;
+  ASSERT_GE(rung, 0);
+  ASSERT_TRUE(session.StepRungs(+1));
+  ASSERT_TRUE(history.Commit(session, "step up"));
+  EXPECT_EQ(session.target(kLeg).rung, rung + 1);
+
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(session.target(kLeg).rung, rung) << "rungs come back with their targets";
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(session.target(kLeg).rung, -1);
+  EXPECT_FALSE(session.ladder_enabled);
+}
+
+TEST_F(UndoHistoryTest, PlaybackAdvancingTheClipTimeIsNotAnEdit) {
+  session.playback.clip = 0;
+  ASSERT_TRUE(history.Commit(session));
+  session.playback.playing = true;
+  EXPECT_FALSE(history.Commit(session)) << "play is not an edit";
+  session.Advance(0.3f);
+  history.FollowPlayback(session);
+  session.playback.playing = false;  // pausing after the advance
+  EXPECT_FALSE(history.Commit(session));
+  EXPECT_EQ(history.undo_steps(), 1);
+
+  // A drag while the clip plays is an edit, recorded with the time it ended at.
+  session.playback.playing = true;
+  session.Advance(0.2f);
+  target() += glm::vec3(0.0f, 0.1f, 0.0f);
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "move left_leg target");
+  EXPECT_TRUE(session.playback.playing);
+}
+
+TEST_F(UndoHistoryTest, SeveralTargetsMovedAtOnceAreOneNamedStep) {
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    session.target(limb).target_ms.y += 0.1f;
+  }
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "move 2 targets");
+  session.target(kLeg).target_ms.y += 0.1f;
+  session.target(kLeg).options.solver.weight = 0.5f;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "move left_leg target and 1 more");
+}
+
+}  // namespace
+}  // namespace ikpose::scene
