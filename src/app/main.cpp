@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
   CLI::App* pose_cmd =
       cli.add_subcommand("pose", "solve limbs on the model headlessly; report per chain and bone");
   pose_cmd->add_option("MODEL", pose_model, "model (default: the bundled character)");
-  pose_cmd->add_option("--target", pose.targets, "CHAIN=x,y,z target, model space");
-  pose_cmd->add_option("--pole", pose.poles, "CHAIN=x,y,z pole, model space");
+  pose_cmd->add_option("--target", pose.request.targets, "CHAIN=x,y,z target, model space");
+  pose_cmd->add_option("--pole", pose.request.poles, "CHAIN=x,y,z pole, model space");
   std::string pose_scene;
   pose_cmd->add_option("--scene", pose_scene, "scenario file: its limbs, options and clip");
   CLI::Option* clip_opt = pose_cmd->add_option("--clip", pose_clip, "clip to sample first");
@@ -154,9 +154,9 @@ int main(int argc, char** argv) {
   }
   if (pose_cmd->parsed()) {
     pose.model = pose_model;
-    pose.scene = pose_scene;
-    if (*clip_opt) pose.clip = pose_clip;
-    if (*time_opt) pose.time = pose_time;
+    pose.request.scene = pose_scene;
+    if (*clip_opt) pose.request.clip = pose_clip;
+    if (*time_opt) pose.request.time = pose_time;
     pose.out = pose_out;
     return ikpose::app::RunPose(pose, std::cout, std::cerr);
   }

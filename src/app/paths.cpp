@@ -28,4 +28,12 @@ fs::path DefaultModelPath() {
   return DataDir() / "assets" / "character.glb";
 }
 
+fs::path RelativeToFolderOf(const fs::path& path, const fs::path& file) {
+  std::error_code ec;
+  const fs::path folder = fs::absolute(file, ec).parent_path();
+  fs::path relative = fs::relative(fs::absolute(path, ec), folder, ec);
+  if (ec || relative.empty()) relative = fs::absolute(path, ec);
+  return relative;
+}
+
 }  // namespace ikpose::app

@@ -10,4 +10,9 @@ namespace ikpose::app {
 std::filesystem::path DataDir();
 std::filesystem::path DefaultModelPath();
 
+// `path` as a file saved at `file` names it (scenarios, pose files): relative to that file's
+// folder when it can be, else absolute. Readers resolve it against the file's folder.
+std::filesystem::path RelativeToFolderOf(const std::filesystem::path& path,
+                                         const std::filesystem::path& file);
+
 }  // namespace ikpose::app

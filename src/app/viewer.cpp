@@ -388,11 +388,7 @@ void RecordGrid(ViewerState& state) {
 void SaveScene(ViewerState& state) {
   const std::string path =
       state.options.scene_path.empty() ? "ikpose-scene.json" : state.options.scene_path;
-  std::error_code ec;
-  const auto folder = std::filesystem::absolute(path, ec).parent_path();
-  auto model = std::filesystem::relative(std::filesystem::absolute(state.options.model_path, ec),
-                                         folder, ec);
-  if (ec || model.empty()) model = std::filesystem::absolute(state.options.model_path, ec);
+  const std::filesystem::path model = RelativeToFolderOf(state.options.model_path, path);
   std::string error;
   if (scene::SaveScenario(path, scene::CaptureScenario(*state.loaded.session, model.string()),
                           &error)) {
