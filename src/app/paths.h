@@ -11,7 +11,8 @@ std::filesystem::path DataDir();
 std::filesystem::path DefaultModelPath();
 
 // `path` as a file saved at `file` names it (scenarios, pose files): relative to that file's
-// folder when it can be, else absolute. Readers resolve it against the file's folder.
+// folder when they share more than the root folder, else absolute. Readers resolve a relative
+// one against the file's folder.
 std::filesystem::path RelativeToFolderOf(const std::filesystem::path& path,
                                          const std::filesystem::path& file);
 
