@@ -30,6 +30,11 @@ fs::path DefaultModelPath() {
   return DataDir() / "assets" / "character.glb";
 }
 
+fs::path PosedExportPath(const fs::path& scene, const fs::path& model) {
+  const std::string name = model.stem().string() + "-posed.glb";
+  return scene.empty() ? fs::path(name) : scene.parent_path() / name;
+}
+
 fs::path RelativeToFolderOf(const fs::path& path, const fs::path& file) {
   std::error_code ec;
   const fs::path absolute = fs::absolute(path, ec).lexically_normal();

@@ -22,6 +22,7 @@
 #include "app/orbit_camera.h"
 #include "app/paths.h"
 #include "app/target_drag.h"
+#include "asset/export_gltf.h"
 #include "asset/load_model.h"
 #include "render/line_renderer.h"
 #include "render/model_renderer.h"
@@ -327,6 +328,9 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
         case SDLK_f:
           state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
           break;
+        case SDLK_e:
+          state.panel.request_export_pose = true;  // handled after the next frame's panel
+          break;
         case SDLK_r: {
           const float yaw = glm::degrees(std::atan2(state.loaded.session->chains().forward_ms.x,
                                                     state.loaded.session->chains().forward_ms.z));
@@ -398,6 +402,22 @@ void SaveScene(ViewerState& state) {
   }
 }
 
+// Writes the pose on screen (clip and IK) as `<model stem>-posed.glb` beside the scenario file
+// or in the working directory; the panel's status line says where, or why not.
+void ExportPose(ViewerState& state) {
+  const std::filesystem::path path =
+      PosedExportPath(state.options.scene_path, state.options.model_path);
+  std::vector<std::string> warnings;
+  std::string error;
+  if (asset::WritePosedGlb(*state.loaded.model, state.loaded.session->pose().locals_ls, path,
+                           &warnings, &error)) {
+    state.panel.status = "exported the pose to " + path.string() +
+                         (warnings.empty() ? "" : " (" + warnings.front() + ")");
+  } else {
+    state.panel.status = error;
+  }
+}
+
 void Frame(ViewerState& state, float seconds) {
   const auto start = std::chrono::steady_clock::now();
   int width = 0;
@@ -415,8 +435,9 @@ void Frame(ViewerState& state, float seconds) {
   if (state.panel.request_frame_model)
     state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
   if (state.panel.request_save_scene) SaveScene(state);
+  if (state.panel.request_export_pose) ExportPose(state);
   state.panel.request_reset_targets = state.panel.request_frame_model = false;
-  state.panel.request_save_scene = false;
+  state.panel.request_save_scene = state.panel.request_export_pose = false;
 
   session.Advance(seconds);
   session.Evaluate();

@@ -192,8 +192,9 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (ImGui::Button("targets to hands and feet")) state.request_reset_targets = true;
     ImGui::SameLine();
     if (ImGui::Button("frame model (F)")) state.request_frame_model = true;
-    ImGui::SameLine();
     if (ImGui::Button("save scene")) state.request_save_scene = true;
+    ImGui::SameLine();
+    if (ImGui::Button("export pose (E)")) state.request_export_pose = true;
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);

@@ -25,6 +25,7 @@ struct PanelState {
   bool request_reset_targets = false;
   bool request_frame_model = false;
   bool request_save_scene = false;
+  bool request_export_pose = false;  // write the pose shown as a .glb
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.

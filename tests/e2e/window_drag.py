@@ -2,45 +2,17 @@
 """Drags the left foot's target in the real viewer window with real mouse events (xdotool) and
 checks, through the report ikpose writes on exit, that the foot joint reached the drop point.
 Run under xvfb-run. Usage: window_drag.py IKPOSE SEND_CLOSE WORKDIR"""
-import json
 import os
-import subprocess
 import sys
 import time
+
+from viewer_window import run_viewer, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(work, exist_ok=True)
 
 
-def run_viewer(report, actions):
-    """Starts the viewer, runs actions(window_id, (x, y)), closes it like a user, returns the report."""
-    if os.path.exists(report):
-        os.remove(report)
-    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report])
-    try:
-        wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
-                              "--name", "^ikpose$"], capture_output=True, text=True,
-                             check=True).stdout.split()[0]
-        time.sleep(1.5)
-        geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
-                                  capture_output=True, text=True, check=True).stdout
-        g = dict(line.split("=") for line in geometry.split())
-        actions(wid, (int(g["X"]), int(g["Y"])))
-        subprocess.run([send_close, wid], check=True)
-        code = app.wait(timeout=15)
-    finally:
-        if app.poll() is None:
-            app.kill()
-    assert code == 0, f"ikpose exited with {code}"
-    with open(report) as f:
-        return json.load(f)
-
-
-def xdo(*args):
-    subprocess.run(["xdotool", *map(str, args)], check=True)
-
-
-before = run_viewer(os.path.join(work, "before.json"), lambda wid, origin: None)
+before = run_viewer(exe, send_close, os.path.join(work, "before.json"), lambda wid, origin: None)
 leg = before["chains"]["left_leg"]
 start_px = leg["target_px"]
 print("left foot target at", leg["target"], "on screen", start_px)
@@ -61,7 +33,7 @@ def drag(wid, origin):
     time.sleep(0.5)
 
 
-after = run_viewer(os.path.join(work, "after.json"), drag)
+after = run_viewer(exe, send_close, os.path.join(work, "after.json"), drag)
 leg_after = after["chains"]["left_leg"]
 print("after the drag: target", leg_after["target"], "end", leg_after["end"],
       "error", leg_after["error"], "reach", leg_after.get("reach"))
