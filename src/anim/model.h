@@ -48,6 +48,11 @@ struct Material {
   glm::vec4 base_color{1.f};    // linear RGBA factor (glTF baseColorFactor, else diffuse)
   int base_color_texture = -1;  // index into Model::textures, -1 for none
   bool double_sided = false;
+  // Kept so an export looks like the source; the viewer's shading does not use them.
+  float metallic = 0.f;               // glTF metallicFactor; 0 when the file does not say
+  float roughness = 1.f;              // glTF roughnessFactor; 1 when the file does not say
+  std::string alpha_mode = "OPAQUE";  // glTF alphaMode: OPAQUE, MASK or BLEND
+  float alpha_cutoff = 0.5f;          // for MASK
 };
 
 struct Mesh {

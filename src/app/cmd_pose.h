@@ -7,28 +7,24 @@
 // error, knee circle, bend, rotations) and per bone its local rotation (quaternion x,y,z,w and
 // Euler degrees) and model-space position after IK. Positions are model space, in the model's
 // units. `--out` writes the JSON report (with every bone's full local transform, enough to
-// rebuild the pose) through a temporary file renamed into place.
+// rebuild the pose: `ikpose export` reads it) through a temporary file renamed into place; its
+// "model" is relative to the report's folder.
 // Why: headless regression tests and bug reports that reproduce a pose exactly.
 // Limits: chains are solved one after the other; a later chain sees the earlier ones' result.
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <ostream>
-#include <string>
-#include <vector>
+
+#include "app/pose_plan.h"
 
 namespace ikpose::app {
 
 struct PoseOptions {
-  std::filesystem::path model;       // empty: the scene's model, else the bundled character
-  std::filesystem::path scene;       // --scene FILE: limbs, options and clip to solve
-  std::vector<std::string> targets;  // "CHAIN=x,y,z", one per --target
-  std::vector<std::string> poles;    // "CHAIN=x,y,z", one per --pole
-  std::optional<std::string> clip;   // --clip NAME
-  std::optional<double> time;        // --time T, seconds (needs --clip; default 0)
-  bool json = false;                 // JSON on stdout instead of text
-  std::filesystem::path out;         // --out FILE; empty for none
+  std::filesystem::path model;  // empty: the scene's model, else the bundled character
+  PoseRequest request;          // --scene, --target, --pole, --clip, --time
+  bool json = false;            // JSON on stdout instead of text
+  std::filesystem::path out;    // --out FILE; empty for none
 };
 
 // Returns the process exit code; errors are one line "ikpose: error: <what>" on `err`.

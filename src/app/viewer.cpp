@@ -22,6 +22,7 @@
 #include "app/orbit_camera.h"
 #include "app/paths.h"
 #include "app/target_drag.h"
+#include "asset/export_gltf.h"
 #include "asset/load_model.h"
 #include "render/line_renderer.h"
 #include "render/model_renderer.h"
@@ -350,6 +351,9 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
         case SDLK_f:
           state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
           break;
+        case SDLK_e:
+          state.panel.request_export_pose = true;  // handled after the next frame's panel
+          break;
         case SDLK_r: {
           const float yaw = glm::degrees(std::atan2(state.loaded.session->chains().forward_ms.x,
                                                     state.loaded.session->chains().forward_ms.z));
@@ -416,11 +420,7 @@ std::string ScenePath(const ViewerState& state) {
 // Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
 void SaveScene(ViewerState& state) {
   const std::string path = ScenePath(state);
-  std::error_code ec;
-  const auto folder = std::filesystem::absolute(path, ec).parent_path();
-  auto model = std::filesystem::relative(std::filesystem::absolute(state.options.model_path, ec),
-                                         folder, ec);
-  if (ec || model.empty()) model = std::filesystem::absolute(state.options.model_path, ec);
+  const std::filesystem::path model = RelativeToFolderOf(state.options.model_path, path);
   std::string error;
   if (scene::SaveScenario(path, scene::CaptureScenario(*state.loaded.session, model.string()),
                           &error)) {
@@ -462,6 +462,22 @@ void LoadScene(ViewerState& state) {
   state.panel.status = "loaded " + path;
 }
 
+// Writes the pose on screen (clip and IK) as `<model stem>-posed.glb` beside the scenario file
+// or in the working directory; the panel's status line says where, or why not.
+void ExportPose(ViewerState& state) {
+  const std::filesystem::path path =
+      PosedExportPath(state.options.scene_path, state.options.model_path);
+  std::vector<std::string> warnings;
+  std::string error;
+  if (asset::WritePosedGlb(*state.loaded.model, state.loaded.session->pose().locals_ls, path,
+                           &warnings, &error)) {
+    state.panel.status = "exported the pose to " + path.string() +
+                         (warnings.empty() ? "" : " (" + warnings.front() + ")");
+  } else {
+    state.panel.status = error;
+  }
+}
+
 // The panel's requests, after it has drawn. Each button that edits the session is one undo
 // step; any other panel edit is committed once no widget is active, so a slider held and
 // moved is one step when it is released. A target drag commits when it ends (mouse up).
@@ -496,8 +512,9 @@ void HandlePanelRequests(ViewerState& state) {
   if (panel.request_frame_model) state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
   if (panel.request_save_scene) SaveScene(state);
   if (panel.request_load_scene) LoadScene(state);
+  if (panel.request_export_pose) ExportPose(state);
   panel.request_reset_targets = panel.request_frame_model = false;
-  panel.request_save_scene = panel.request_load_scene = false;
+  panel.request_save_scene = panel.request_load_scene = panel.request_export_pose = false;
   panel.request_snap_to_rungs = panel.request_undo = panel.request_redo = false;
   panel.request_step_rungs = 0;
   if (!state.drag.active() && !ImGui::IsAnyItemActive())

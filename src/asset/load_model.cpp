@@ -1,5 +1,6 @@
 #include "asset/load_model.h"
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -393,6 +394,22 @@ struct Builder {
       }
       int two_sided = 0;
       if (in.Get(AI_MATKEY_TWOSIDED, two_sided) == AI_SUCCESS) material.double_sided = two_sided;
+      float factor = 0.f;
+      if (in.Get(AI_MATKEY_METALLIC_FACTOR, factor) == AI_SUCCESS && std::isfinite(factor)) {
+        material.metallic = std::clamp(factor, 0.f, 1.f);
+      }
+      if (in.Get(AI_MATKEY_ROUGHNESS_FACTOR, factor) == AI_SUCCESS && std::isfinite(factor)) {
+        material.roughness = std::clamp(factor, 0.f, 1.f);
+      }
+      aiString alpha_mode;
+      if (in.Get(AI_MATKEY_GLTF_ALPHAMODE, alpha_mode) == AI_SUCCESS) {
+        const std::string mode = alpha_mode.C_Str();
+        if (mode == "MASK" || mode == "BLEND") material.alpha_mode = mode;
+      }
+      if (in.Get(AI_MATKEY_GLTF_ALPHACUTOFF, factor) == AI_SUCCESS && std::isfinite(factor) &&
+          factor >= 0.f) {
+        material.alpha_cutoff = factor;
+      }
       aiString texture;
       if ((in.GetTextureCount(aiTextureType_BASE_COLOR) > 0 &&
            in.GetTexture(aiTextureType_BASE_COLOR, 0, &texture) == AI_SUCCESS) ||

@@ -220,6 +220,8 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (ImGui::Button("save scene")) state.request_save_scene = true;
     ImGui::SameLine();
     if (ImGui::Button("load scene")) state.request_load_scene = true;
+    ImGui::SameLine();
+    if (ImGui::Button("export pose (E)")) state.request_export_pose = true;
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);

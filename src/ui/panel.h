@@ -33,6 +33,7 @@ struct PanelState {
   int request_step_rungs = 0;  // +1 step up, -1 step down
   bool request_undo = false;
   bool request_redo = false;
+  bool request_export_pose = false;  // write the pose shown as a .glb
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.

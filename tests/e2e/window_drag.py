@@ -5,11 +5,12 @@ With `undo`, it then checks with real key presses that ctrl+z takes the whole dr
 foot is where it started; a screenshot of the window is kept as WORKDIR/undo.png) and that
 ctrl+shift+z and ctrl+y bring it back to the drop point.
 Run under xvfb-run. Usage: window_drag.py IKPOSE SEND_CLOSE WORKDIR [undo]"""
-import json
 import os
 import subprocess
 import sys
 import time
+
+from viewer_window import run_viewer as run_window, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 mode = sys.argv[4] if len(sys.argv) > 4 else "drag"
@@ -18,31 +19,7 @@ os.makedirs(work, exist_ok=True)
 
 
 def run_viewer(report, actions):
-    """Starts the viewer, runs actions(window_id, (x, y)), closes it like a user, returns the report."""
-    if os.path.exists(report):
-        os.remove(report)
-    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report])
-    try:
-        wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
-                              "--name", "^ikpose$"], capture_output=True, text=True,
-                             check=True).stdout.split()[0]
-        time.sleep(1.5)
-        geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
-                                  capture_output=True, text=True, check=True).stdout
-        g = dict(line.split("=") for line in geometry.split())
-        actions(wid, (int(g["X"]), int(g["Y"])))
-        subprocess.run([send_close, wid], check=True)
-        code = app.wait(timeout=15)
-    finally:
-        if app.poll() is None:
-            app.kill()
-    assert code == 0, f"ikpose exited with {code}"
-    with open(report) as f:
-        return json.load(f)
-
-
-def xdo(*args):
-    subprocess.run(["xdotool", *map(str, args)], check=True)
+    return run_window(exe, send_close, report, actions)
 
 
 before = run_viewer(os.path.join(work, "before.json"), lambda wid, origin: None)

@@ -3,22 +3,20 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <stdexcept>
-#include <type_traits>
 
-#include <nlohmann/json.hpp>
+#include "asset/glb_builder.h"
 
 namespace ikpose::character {
 
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-// glTF enums.
-constexpr int kFloat = 5126, kUnsignedByte = 5121, kUnsignedShort = 5123, kUnsignedInt = 5125;
-constexpr int kArrayBuffer = 34962, kElementArrayBuffer = 34963;
+using Json = asset::GltfJson;
+using asset::kGltfArrayBuffer;
+using asset::kGltfElementArrayBuffer;
+using asset::kGltfUnsignedByte;
+using asset::kGltfUnsignedInt;
+using asset::kGltfUnsignedShort;
 
 float Grid(double v, double steps) {
   return static_cast<float>(std::round(v * steps) / steps);
@@ -26,61 +24,6 @@ float Grid(double v, double steps) {
 float Q(double v) {
   return Grid(v, 1048576.0);
 }  // 2^-20
-
-// The binary chunk and the bufferViews/accessors that describe it.
-class BinaryBuilder {
- public:
-  template <typename T>
-  int View(const std::vector<T>& data, int target) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    while (bytes_.size() % 4 != 0) bytes_.push_back(0);
-    const std::size_t offset = bytes_.size();
-    const std::size_t length = data.size() * sizeof(T);
-    bytes_.resize(offset + length);
-    if (length > 0) std::memcpy(bytes_.data() + offset, data.data(), length);
-    Json view{{"buffer", 0}, {"byteOffset", offset}, {"byteLength", length}};
-    if (target != 0) view["target"] = target;
-    views_.push_back(view);
-    return static_cast<int>(views_.size() - 1);
-  }
-
-  int Accessor(int view, int component, std::size_t count, const char* type,
-               const std::vector<float>& min = {}, const std::vector<float>& max = {}) {
-    Json a{{"bufferView", view}, {"componentType", component}, {"count", count}, {"type", type}};
-    if (!min.empty()) {
-      a["min"] = Json::array();
-      a["max"] = Json::array();
-      for (float v : min) a["min"].push_back(static_cast<double>(v));
-      for (float v : max) a["max"].push_back(static_cast<double>(v));
-    }
-    accessors_.push_back(a);
-    return static_cast<int>(accessors_.size() - 1);
-  }
-
-  // Float data with `width` components per element; min/max when asked.
-  int Floats(const std::vector<float>& data, int width, const char* type, int target, bool bounds) {
-    const int view = View(data, target);
-    const std::size_t count = data.size() / static_cast<std::size_t>(width);
-    if (!bounds) return Accessor(view, kFloat, count, type);
-    std::vector<float> lo(static_cast<std::size_t>(width), std::numeric_limits<float>::max());
-    std::vector<float> hi(static_cast<std::size_t>(width), std::numeric_limits<float>::lowest());
-    for (std::size_t i = 0; i < data.size(); ++i) {
-      const std::size_t c = i % static_cast<std::size_t>(width);
-      lo[c] = std::min(lo[c], data[i]);
-      hi[c] = std::max(hi[c], data[i]);
-    }
-    return Accessor(view, kFloat, count, type, lo, hi);
-  }
-
-  std::vector<std::uint8_t>& bytes() { return bytes_; }
-  Json& views() { return views_; }
-  Json& accessors() { return accessors_; }
-
- private:
-  std::vector<std::uint8_t> bytes_;
-  Json views_ = Json::array();
-  Json accessors_ = Json::array();
-};
 
 // Up to four influences, largest first, as byte joints and float weights summing to exactly 1.
 void PackWeights(const Weights& in, std::array<std::uint8_t, 4>& joints,
@@ -131,7 +74,7 @@ std::vector<std::uint8_t> WriteGlb(const Rig& rig, const std::vector<Part>& part
                                    const std::vector<MaterialSpec>& materials,
                                    const std::vector<Clip>& clips) {
   if (rig.size() > 255) throw std::logic_error("too many joints for byte joint indices");
-  BinaryBuilder bin;
+  asset::GlbBuilder bin;
   Json gltf;
   gltf["asset"] = {{"version", "2.0"}, {"generator", "ikpose_make_character"}};
   gltf["scene"] = 0;
@@ -185,18 +128,18 @@ std::vector<std::uint8_t> WriteGlb(const Rig& rig, const std::vector<Part>& part
     if (indices.empty()) continue;
     const std::size_t count = positions.size() / 3;
     Json attributes;
-    attributes["POSITION"] = bin.Floats(positions, 3, "VEC3", kArrayBuffer, true);
-    attributes["NORMAL"] = bin.Floats(normals, 3, "VEC3", kArrayBuffer, false);
+    attributes["POSITION"] = bin.Floats(positions, 3, "VEC3", kGltfArrayBuffer, true);
+    attributes["NORMAL"] = bin.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
     attributes["JOINTS_0"] =
-        bin.Accessor(bin.View(joints, kArrayBuffer), kUnsignedByte, count, "VEC4");
-    attributes["WEIGHTS_0"] = bin.Floats(weights, 4, "VEC4", kArrayBuffer, false);
+        bin.Accessor(bin.View(joints, kGltfArrayBuffer), kGltfUnsignedByte, count, "VEC4");
+    attributes["WEIGHTS_0"] = bin.Floats(weights, 4, "VEC4", kGltfArrayBuffer, false);
     int index_accessor = 0;
     if (count <= 65535) {
       std::vector<std::uint16_t> shorts(indices.begin(), indices.end());
-      index_accessor = bin.Accessor(bin.View(shorts, kElementArrayBuffer), kUnsignedShort,
+      index_accessor = bin.Accessor(bin.View(shorts, kGltfElementArrayBuffer), kGltfUnsignedShort,
                                     shorts.size(), "SCALAR");
     } else {
-      index_accessor = bin.Accessor(bin.View(indices, kElementArrayBuffer), kUnsignedInt,
+      index_accessor = bin.Accessor(bin.View(indices, kGltfElementArrayBuffer), kGltfUnsignedInt,
                                     indices.size(), "SCALAR");
     }
     primitives.push_back(
@@ -274,29 +217,8 @@ std::vector<std::uint8_t> WriteGlb(const Rig& rig, const std::vector<Part>& part
   }
   gltf["animations"] = animations;
 
-  while (bin.bytes().size() % 4 != 0) bin.bytes().push_back(0);
-  gltf["buffers"] = Json::array({{{"byteLength", bin.bytes().size()}}});
-  gltf["bufferViews"] = bin.views();
-  gltf["accessors"] = bin.accessors();
-
-  std::string json = gltf.dump();
-  while (json.size() % 4 != 0) json.push_back(' ');
-
-  std::vector<std::uint8_t> out;
-  auto u32 = [&out](std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  };
-  const std::size_t total = 12 + 8 + json.size() + 8 + bin.bytes().size();
-  u32(0x46546C67u);  // "glTF"
-  u32(2u);
-  u32(static_cast<std::uint32_t>(total));
-  u32(static_cast<std::uint32_t>(json.size()));
-  u32(0x4E4F534Au);  // "JSON"
-  out.insert(out.end(), json.begin(), json.end());
-  u32(static_cast<std::uint32_t>(bin.bytes().size()));
-  u32(0x004E4942u);  // "BIN\0"
-  out.insert(out.end(), bin.bytes().begin(), bin.bytes().end());
-  return out;
+  bin.WriteInto(gltf);
+  return asset::PackGlb(gltf, bin.bytes());
 }
 
 }  // namespace ikpose::character

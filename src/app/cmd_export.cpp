@@ -1,0 +1,103 @@
+#include "app/cmd_export.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "app/paths.h"
+#include "asset/export_gltf.h"
+#include "asset/load_model.h"
+#include "asset/pose_file.h"
+
+namespace ikpose::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int Fail(std::ostream& err, const std::string& what) {
+  err << "ikpose: error: " << what << "\n";
+  return 1;
+}
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+}  // namespace
+
+int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err) {
+  // Everything that can be checked before the (slow) load.
+  if (options.out.empty()) return Fail(err, "--out FILE.glb is required");
+  if (Lower(options.out.extension().string()) != ".glb") {
+    return Fail(err,
+                "--out must name a .glb file (binary glTF), got '" + options.out.string() + "'");
+  }
+  const PoseRequest& request = options.request;
+  if (options.pose.empty() && request.targets.empty() && request.scene.empty() && !request.clip) {
+    return Fail(err,
+                "nothing to pose: give --pose FILE, --target CHAIN=x,y,z, --scene FILE "
+                "or --clip NAME");
+  }
+  std::string error;
+  asset::PoseFile pose_file;
+  if (!options.pose.empty() && !asset::ReadPoseFile(options.pose, &pose_file, &error)) {
+    return Fail(err, error);
+  }
+  PosePlan plan;
+  if (!PlanPose(request, &plan, &error)) return Fail(err, error);
+  if (!options.pose.empty() && plan.clip) {
+    return Fail(err, std::string("--pose and a clip (") +
+                         (request.clip ? "--clip" : "from " + request.scene.string()) +
+                         ") both give the starting pose; use one");
+  }
+  fs::path model_path = options.model;
+  if (model_path.empty()) model_path = pose_file.ModelPath();
+  if (model_path.empty()) model_path = plan.scene_model;
+  if (model_path.empty()) model_path = DefaultModelPath();
+  std::error_code ec;
+  const fs::path folder = options.out.has_parent_path() ? options.out.parent_path() : ".";
+  if (!fs::is_directory(folder, ec)) {
+    return Fail(err, "cannot write " + options.out.string() + ": folder " + folder.string() +
+                         " does not exist");
+  }
+  if (fs::exists(options.out, ec) && fs::equivalent(options.out, model_path, ec)) {
+    return Fail(err, "--out " + options.out.string() + " is the model itself; choose another file");
+  }
+
+  anim::Model model;
+  if (!asset::TryLoadModel(model_path, &model, &error)) return Fail(err, error);
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  int unlisted = 0;
+  if (!options.pose.empty() && !asset::PoseFromFile(pose_file, model, &pose, &unlisted, &error)) {
+    return Fail(err, error);
+  }
+  if (!SampleClip(plan, model, &pose, &error)) return Fail(err, error);
+  std::vector<asset::SolvedChain> solved;
+  if (!SolveTargets(plan, model, &pose, &solved, &error)) return Fail(err, error);
+
+  std::vector<std::string> warnings;
+  if (!asset::WritePosedGlb(model, pose.locals_ls, options.out, &warnings, &error)) {
+    return Fail(err, error);
+  }
+
+  std::ostringstream from;
+  if (!options.pose.empty()) from << " from " << options.pose.string();
+  if (plan.clip) from << " from clip '" << *plan.clip << "' at " << plan.time << " s";
+  out << "wrote " << options.out.string() << ": " << model_path.filename().string() << " posed"
+      << from.str() << "\n";
+  if (unlisted > 0) {
+    out << "note: " << unlisted << " bones not in " << options.pose.string()
+        << " keep their rest transform\n";
+  }
+  for (const asset::SolvedChain& sc : solved) {
+    out << "  " << sc.chain.name << ": " << ik::ReachName(sc.result.output.reach) << ", end "
+        << sc.result.error_ms << " from the target\n";
+  }
+  for (const std::string& warning : warnings) out << "note: " << warning << "\n";
+  out.flush();
+  return 0;
+}
+
+}  // namespace ikpose::app

@@ -1,0 +1,34 @@
+// `ikpose export [MODEL] --pose pose.json --out posed.glb [--scene FILE] [--target CHAIN=x,y,z]...
+// [--pole CHAIN=x,y,z]... [--clip NAME --time T]`: write a posed model as binary glTF.
+//
+// What: starts from the pose file's bones (matched to the model by name), else from the clip
+// (--clip, or the scenario's), else the rest pose; solves the targets (--target, and the
+// scenario's limbs) on top, exactly as `ikpose pose` does; writes the model with that pose as
+// its node pose (asset/export_gltf.h) through a temporary file renamed into place. MODEL
+// defaults to the pose file's "model" (relative to the pose file), else the scenario's, else
+// the bundled character. Prints where it wrote, and what was left out of the file.
+// Why: artists take a pose made here into Blender or a game engine; one command goes from
+// targets to a posed .glb.
+// Limits: --pose and a clip both give the starting pose, so they cannot be combined; --out
+// must end in .glb and may not be the model itself.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+
+#include "app/pose_plan.h"
+
+namespace ikpose::app {
+
+struct ExportOptions {
+  std::filesystem::path model;  // MODEL; empty: the pose file's, the scene's, the bundled one
+  std::filesystem::path pose;   // --pose FILE; empty for none
+  std::filesystem::path out;    // --out FILE.glb
+  PoseRequest request;          // --scene, --target, --pole, --clip, --time
+};
+
+// Returns the process exit code; errors are one line "ikpose: error: <what>" on `err`, and
+// then no output file is left.
+int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ikpose::app

@@ -1,0 +1,481 @@
+#include "asset/export_gltf.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string_view>
+#include <tuple>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/atomic_file.h"
+#include "asset/glb_builder.h"
+
+namespace ikpose::asset {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The shortest decimal that reads back as the same float, as a JSON number: exact for float
+// readers and short in the file.
+double Short(float value) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof(text), value);
+  *result.ptr = '\0';
+  return std::strtod(text, nullptr);
+}
+
+GltfJson Numbers(std::initializer_list<float> values) {
+  GltfJson out = GltfJson::array();
+  for (float v : values) out.push_back(Short(v));
+  return out;
+}
+
+bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+bool Finite(const glm::quat& q) {
+  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
+}
+
+// "image/png" or "image/jpeg" from the first bytes, "" for anything else.
+std::string ImageMimeType(const std::vector<std::uint8_t>& bytes) {
+  static constexpr std::uint8_t kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (bytes.size() >= sizeof(kPng) && std::equal(std::begin(kPng), std::end(kPng), bytes.begin()))
+    return "image/png";
+  if (bytes.size() >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF)
+    return "image/jpeg";
+  return "";
+}
+
+std::vector<std::uint8_t> ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Up to four (joint, weight) pairs with repeated joints merged, zero-weight slots on joint 0
+// (the validator warns about a non-zero joint with zero weight), and the largest weight set to
+// 1 minus the others so the four sum to 1 within float rounding.
+void CleanInfluences(glm::uvec4& joints, glm::vec4& weights) {
+  for (int i = 0; i < 4; ++i) {
+    if (!(weights[i] > 0.f)) continue;
+    for (int k = i + 1; k < 4; ++k) {
+      if (weights[k] > 0.f && joints[k] == joints[i]) {
+        weights[i] += weights[k];
+        weights[k] = 0.f;
+      }
+    }
+  }
+  int largest = 0;
+  for (int i = 0; i < 4; ++i) {
+    if (!(weights[i] > 0.f)) {
+      weights[i] = 0.f;
+      joints[i] = 0;
+    }
+    if (weights[i] > weights[largest]) largest = i;
+  }
+  double others = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    if (i != largest) others += static_cast<double>(weights[i]);
+  }
+  weights[largest] = static_cast<float>(1.0 - others);
+}
+
+// glTF's default material (white, metallic 1, roughness 1, opaque, one-sided) with no name:
+// what assimp gives primitives that name no material. Writing it would add a material the
+// source did not have.
+bool IsGltfDefault(const anim::Material& m) {
+  return m.name.empty() && m.base_color == glm::vec4(1.f) && m.base_color_texture < 0 &&
+         m.metallic == 1.f && m.roughness == 1.f && m.alpha_mode == "OPAQUE" && !m.double_sided;
+}
+
+// Meshes that share a node and a skin (or are rigid on the same node) become one glTF mesh.
+struct MeshGroup {
+  int node = -1;
+  bool skinned = false;
+  int skin = -1;  // anim skin index, skinned groups only
+  std::vector<int> meshes;
+};
+
+class Writer {
+ public:
+  Writer(const anim::Model& model, std::span<const anim::Transform> locals_ls,
+         std::vector<std::string>* warnings)
+      : model_(model), locals_ls_(locals_ls), warnings_(warnings) {}
+
+  std::vector<std::uint8_t> Run() {
+    const anim::Skeleton& s = model_.skeleton;
+    if (locals_ls_.size() != static_cast<std::size_t>(s.size())) {
+      Fail("the pose has " + std::to_string(locals_ls_.size()) + " bones, the model " +
+           std::to_string(s.size()));
+    }
+    if (s.size() == 0) Fail("the model has no nodes");
+    gltf_["asset"] = {{"version", "2.0"}, {"generator", "ikpose export"}};
+    gltf_["scene"] = 0;
+    WriteNodes();
+    WriteTexturesAndMaterials();
+    WriteMeshesAndSkins();
+    GltfJson roots = GltfJson::array();
+    for (int i = 0; i < s.size(); ++i) {
+      const int parent = s.parents[static_cast<std::size_t>(i)];
+      const bool root = parent < 0 || node_of_[static_cast<std::size_t>(parent)] < 0;
+      if (root && node_of_[static_cast<std::size_t>(i)] >= 0)
+        roots.push_back(node_of_[static_cast<std::size_t>(i)]);
+    }
+    gltf_["scenes"] = GltfJson::array({{{"nodes", roots}}});
+    gltf_["nodes"] = nodes_;
+    bin_.WriteInto(gltf_);
+    std::vector<std::uint8_t> bytes = PackGlb(gltf_, bin_.bytes());
+    if (bytes.size() > 0xFFFFFFF0u) Fail("the file would exceed the 4 GiB a .glb can hold");
+    return bytes;
+  }
+
+ private:
+  [[noreturn]] void Fail(const std::string& what) const {
+    throw ExportError(model_.source + ": " + what);
+  }
+
+  void Warn(const std::string& what) {
+    if (warnings_ != nullptr) warnings_->push_back(what);
+  }
+
+  // assimp gathers the several root nodes of a glTF scene under a node it calls "ROOT"; that
+  // node is left out again (its children become the scene's roots, and loading the file makes
+  // it again), unless it is posed, a joint or carries a mesh.
+  bool IsImportersRoot() const {
+    const anim::Skeleton& s = model_.skeleton;
+    if ((model_.format != "glb" && model_.format != "gltf") || s.names[0] != "ROOT" ||
+        s.flags[0] != 0 || s.Children(0).size() < 2) {
+      return false;
+    }
+    const anim::Transform& t = locals_ls_[0];
+    return t.translation == glm::vec3(0.f) && t.rotation == glm::quat(1.f, 0.f, 0.f, 0.f) &&
+           t.scale == glm::vec3(1.f);
+  }
+
+  void WriteNodes() {
+    const anim::Skeleton& s = model_.skeleton;
+    const int dropped = IsImportersRoot() ? 1 : 0;
+    for (int i = 0; i < s.size(); ++i) node_of_.push_back(i < dropped ? -1 : i - dropped);
+    std::vector<GltfJson> children(static_cast<std::size_t>(s.size()), GltfJson::array());
+    for (int i = 0; i < s.size(); ++i) {
+      const int parent = s.parents[static_cast<std::size_t>(i)];
+      if (parent >= 0) children[static_cast<std::size_t>(parent)].push_back(node_of_[i]);
+    }
+    for (int i = dropped; i < s.size(); ++i) {
+      const std::size_t b = static_cast<std::size_t>(i);
+      const anim::Transform& local = locals_ls_[b];
+      if (!Finite(local.translation) || !Finite(local.rotation) || !Finite(local.scale)) {
+        Fail("bone '" + s.names[b] + "' has a non-finite transform in the pose");
+      }
+      const float length = glm::length(local.rotation);
+      if (!(length > 1e-6f)) Fail("bone '" + s.names[b] + "' has a zero rotation in the pose");
+      GltfJson node{{"name", s.names[b]}};
+      if (!children[b].empty()) node["children"] = children[b];
+      const glm::vec3 t = local.translation;
+      if (t != glm::vec3(0.f)) node["translation"] = Numbers({t.x, t.y, t.z});
+      const glm::quat r = local.rotation / length;
+      if (r != glm::quat(1.f, 0.f, 0.f, 0.f)) node["rotation"] = Numbers({r.x, r.y, r.z, r.w});
+      const glm::vec3 scale = local.scale;
+      if (scale != glm::vec3(1.f)) node["scale"] = Numbers({scale.x, scale.y, scale.z});
+      nodes_.push_back(node);
+    }
+  }
+
+  void WriteTexturesAndMaterials() {
+    texture_index_.assign(model_.textures.size(), -1);
+    GltfJson images = GltfJson::array();
+    GltfJson textures = GltfJson::array();
+    for (std::size_t i = 0; i < model_.textures.size(); ++i) {
+      const anim::Texture& texture = model_.textures[i];
+      std::vector<std::uint8_t> bytes = texture.encoded;
+      if (bytes.empty() && !texture.path.empty()) bytes = ReadFileBytes(texture.path);
+      const std::string mime = ImageMimeType(bytes);
+      if (mime.empty()) {
+        const std::string what = !texture.rgba8.empty() ? "is an uncompressed embedded image"
+                                 : !texture.path.empty() && bytes.empty()
+                                     ? "could not be read from " + texture.path
+                                     : "is neither PNG nor JPEG";
+        Warn("texture '" + texture.name + "' " + what + "; left out");
+        continue;
+      }
+      GltfJson image{{"bufferView", bin_.View(bytes, 0)}, {"mimeType", mime}};
+      // assimp calls unnamed embedded images "*0", "*1"...: those stay unnamed.
+      if (!texture.name.empty() && texture.name[0] != '*')
+        image["name"] = fs::path(texture.name).filename().string();
+      images.push_back(image);
+      texture_index_[i] = static_cast<int>(textures.size());
+      textures.push_back({{"sampler", 0}, {"source", static_cast<int>(images.size()) - 1}});
+    }
+    if (!textures.empty()) {
+      gltf_["images"] = images;
+      // Linear filtering with mipmaps, repeating: what the viewer draws with.
+      gltf_["samplers"] = GltfJson::array(
+          {{{"magFilter", 9729}, {"minFilter", 9987}, {"wrapS", 10497}, {"wrapT", 10497}}});
+      gltf_["textures"] = textures;
+    }
+
+    GltfJson materials = GltfJson::array();
+    material_index_.assign(model_.materials.size(), -1);
+    for (std::size_t i = 0; i < model_.materials.size(); ++i) {
+      const anim::Material& m = model_.materials[i];
+      if (IsGltfDefault(m)) continue;  // the importer's stand-in: primitives then name none
+      material_index_[i] = static_cast<int>(materials.size());
+      GltfJson material;
+      if (!m.name.empty()) material["name"] = m.name;
+      GltfJson pbr = GltfJson::object();
+      glm::vec4 color = glm::clamp(m.base_color, glm::vec4(0.f), glm::vec4(1.f));
+      if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
+      if (color != glm::vec4(1.f))
+        pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
+      if (m.base_color_texture >= 0 &&
+          static_cast<std::size_t>(m.base_color_texture) < texture_index_.size() &&
+          texture_index_[static_cast<std::size_t>(m.base_color_texture)] >= 0) {
+        pbr["baseColorTexture"] = {
+            {"index", texture_index_[static_cast<std::size_t>(m.base_color_texture)]}};
+      }
+      pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
+      pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
+      material["pbrMetallicRoughness"] = pbr;
+      if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
+      if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
+        material["alphaCutoff"] = Short(m.alpha_cutoff);
+      if (m.double_sided) material["doubleSided"] = true;
+      materials.push_back(material);
+    }
+    if (!materials.empty()) gltf_["materials"] = materials;
+  }
+
+  std::vector<MeshGroup> GroupMeshes() const {
+    std::vector<MeshGroup> groups;
+    std::map<std::tuple<int, bool, int>, std::size_t> by_key;
+    for (std::size_t m = 0; m < model_.meshes.size(); ++m) {
+      const anim::Mesh& mesh = model_.meshes[m];
+      const auto key = std::make_tuple(mesh.node, mesh.skinned, mesh.skinned ? mesh.skin : -1);
+      const auto found = by_key.find(key);
+      if (found != by_key.end()) {
+        groups[found->second].meshes.push_back(static_cast<int>(m));
+        continue;
+      }
+      by_key[key] = groups.size();
+      groups.push_back(
+          {mesh.node, mesh.skinned, mesh.skinned ? mesh.skin : -1, {static_cast<int>(m)}});
+    }
+    return groups;
+  }
+
+  int WriteSkin(int skin_index) {
+    const auto found = skin_of_.find(skin_index);
+    if (found != skin_of_.end()) return found->second;
+    if (skin_index < 0 || static_cast<std::size_t>(skin_index) >= model_.skins.size())
+      Fail("a mesh refers to a skin that does not exist");
+    const anim::Skin& skin = model_.skins[static_cast<std::size_t>(skin_index)];
+    if (skin.joints.empty() || skin.joints.size() != skin.inverse_bind.size())
+      Fail("skin '" + skin.name + "' has no joints or a missing inverse bind matrix");
+    std::vector<float> matrices;
+    GltfJson joints = GltfJson::array();
+    for (std::size_t k = 0; k < skin.joints.size(); ++k) {
+      const int joint = skin.joints[k];
+      if (joint < 0 || joint >= model_.skeleton.size() ||
+          node_of_[static_cast<std::size_t>(joint)] < 0) {
+        Fail("skin '" + skin.name + "' has a joint that is not a node");
+      }
+      joints.push_back(node_of_[static_cast<std::size_t>(joint)]);
+      for (int c = 0; c < 4; ++c) {
+        for (int r = 0; r < 4; ++r) matrices.push_back(skin.inverse_bind[k][c][r]);
+      }
+    }
+    GltfJson out;
+    if (!skin.name.empty()) out["name"] = skin.name;
+    out["inverseBindMatrices"] = bin_.Floats(matrices, 16, "MAT4", 0, false);
+    out["joints"] = joints;
+    skins_.push_back(out);
+    const int index = static_cast<int>(skins_.size()) - 1;
+    skin_of_[skin_index] = index;
+    return index;
+  }
+
+  GltfJson Primitive(const anim::Mesh& mesh) {
+    const std::size_t n = mesh.positions_bs.size();
+    std::vector<float> positions;
+    positions.reserve(n * 3);
+    std::vector<float> normals;
+    if (mesh.skinned) {
+      for (const glm::vec3& p : mesh.positions_bs)
+        positions.insert(positions.end(), {p.x, p.y, p.z});
+      for (const glm::vec3& v : mesh.normals_bs) {
+        const float length = glm::length(v);
+        const glm::vec3 unit =
+            length > 0.f && std::isfinite(length) ? v / length : glm::vec3(0, 1, 0);
+        normals.insert(normals.end(), {unit.x, unit.y, unit.z});
+      }
+    } else {
+      // Bind space is model space at rest (bind_ms * node-space vertices): back to the node.
+      const glm::dmat4 bind(mesh.bind_ms);
+      const double det = glm::determinant(bind);
+      if (!std::isfinite(det) || std::abs(det) < 1e-30)
+        Fail("rigid mesh '" + mesh.name + "' hangs under a node with a singular transform");
+      const glm::dmat4 to_node = glm::inverse(bind);
+      const glm::dmat3 normal_to_node = glm::transpose(glm::dmat3(bind));
+      for (const glm::vec3& p : mesh.positions_bs) {
+        const glm::dvec4 q = to_node * glm::dvec4(glm::dvec3(p), 1.0);
+        positions.insert(positions.end(), {static_cast<float>(q.x), static_cast<float>(q.y),
+                                           static_cast<float>(q.z)});
+      }
+      for (const glm::vec3& v : mesh.normals_bs) {
+        const glm::dvec3 t = normal_to_node * glm::dvec3(v);
+        const double length = glm::length(t);
+        const glm::dvec3 unit =
+            length > 0.0 && std::isfinite(length) ? t / length : glm::dvec3(0, 1, 0);
+        normals.insert(normals.end(), {static_cast<float>(unit.x), static_cast<float>(unit.y),
+                                       static_cast<float>(unit.z)});
+      }
+    }
+    for (float v : positions) {
+      if (!std::isfinite(v)) Fail("mesh '" + mesh.name + "' has a non-finite vertex position");
+    }
+
+    GltfJson attributes;
+    attributes["POSITION"] = bin_.Floats(positions, 3, "VEC3", kGltfArrayBuffer, true);
+    if (normals.size() == positions.size()) {
+      attributes["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
+    }
+    if (mesh.uvs.size() == n) {
+      std::vector<float> uvs;
+      uvs.reserve(n * 2);
+      for (const glm::vec2& uv : mesh.uvs) uvs.insert(uvs.end(), {uv.x, uv.y});
+      attributes["TEXCOORD_0"] = bin_.Floats(uvs, 2, "VEC2", kGltfArrayBuffer, false);
+    }
+    if (mesh.skinned) {
+      if (mesh.joints.size() != n || mesh.weights.size() != n)
+        Fail("skinned mesh '" + mesh.name + "' lacks joints or weights for some vertices");
+      const std::size_t joint_count =
+          model_.skins[static_cast<std::size_t>(mesh.skin)].joints.size();
+      std::vector<float> weights;
+      weights.reserve(n * 4);
+      std::vector<std::uint8_t> joints8;
+      std::vector<std::uint16_t> joints16;
+      const bool bytes = joint_count <= 256;
+      if (joint_count > 65536) Fail("skin of mesh '" + mesh.name + "' has over 65536 joints");
+      for (std::size_t v = 0; v < n; ++v) {
+        glm::uvec4 j = mesh.joints[v];
+        glm::vec4 w = mesh.weights[v];
+        CleanInfluences(j, w);
+        for (int k = 0; k < 4; ++k) {
+          if (j[k] >= joint_count) Fail("mesh '" + mesh.name + "' has a joint index out of range");
+          weights.push_back(w[k]);
+          if (bytes) {
+            joints8.push_back(static_cast<std::uint8_t>(j[k]));
+          } else {
+            joints16.push_back(static_cast<std::uint16_t>(j[k]));
+          }
+        }
+      }
+      attributes["JOINTS_0"] =
+          bytes
+              ? bin_.Accessor(bin_.View(joints8, kGltfArrayBuffer), kGltfUnsignedByte, n, "VEC4")
+              : bin_.Accessor(bin_.View(joints16, kGltfArrayBuffer), kGltfUnsignedShort, n, "VEC4");
+      attributes["WEIGHTS_0"] = bin_.Floats(weights, 4, "VEC4", kGltfArrayBuffer, false);
+    }
+
+    for (std::uint32_t index : mesh.indices) {
+      if (index >= n) Fail("mesh '" + mesh.name + "' has an index out of range");
+    }
+    int indices = 0;
+    if (n <= 65535) {  // 65535 itself is the primitive-restart value, never an index
+      const std::vector<std::uint16_t> shorts(mesh.indices.begin(), mesh.indices.end());
+      indices = bin_.Accessor(bin_.View(shorts, kGltfElementArrayBuffer), kGltfUnsignedShort,
+                              shorts.size(), "SCALAR");
+    } else {
+      indices = bin_.Accessor(bin_.View(mesh.indices, kGltfElementArrayBuffer), kGltfUnsignedInt,
+                              mesh.indices.size(), "SCALAR");
+    }
+    GltfJson primitive{{"attributes", attributes}, {"indices", indices}};
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < material_index_.size() &&
+        material_index_[static_cast<std::size_t>(mesh.material)] >= 0) {
+      primitive["material"] = material_index_[static_cast<std::size_t>(mesh.material)];
+    }
+    primitive["mode"] = 4;  // triangles
+    return primitive;
+  }
+
+  void WriteMeshesAndSkins() {
+    const anim::Skeleton& s = model_.skeleton;
+    std::vector<int> groups_on_node(static_cast<std::size_t>(s.size()), 0);
+    GltfJson meshes = GltfJson::array();
+    for (const MeshGroup& group : GroupMeshes()) {
+      if (group.node < 0 || group.node >= s.size()) Fail("a mesh hangs on no node");
+      GltfJson primitives = GltfJson::array();
+      for (int m : group.meshes) {
+        const anim::Mesh& mesh = model_.meshes[static_cast<std::size_t>(m)];
+        if (mesh.indices.empty()) continue;
+        primitives.push_back(Primitive(mesh));
+      }
+      if (primitives.empty()) continue;
+      const anim::Mesh& first = model_.meshes[static_cast<std::size_t>(group.meshes.front())];
+      GltfJson mesh{{"name", first.name}, {"primitives", primitives}};
+      meshes.push_back(mesh);
+      const int mesh_index = static_cast<int>(meshes.size()) - 1;
+
+      // The node's first group goes on the node; more go on children that add no transform.
+      const std::size_t bone = static_cast<std::size_t>(group.node);
+      const int node = node_of_[bone];
+      if (node < 0) Fail("a mesh hangs on no node");
+      int target = node;
+      if (groups_on_node[bone]++ > 0) {
+        target = static_cast<int>(nodes_.size());
+        nodes_.push_back(
+            {{"name", s.names[bone] + "_mesh" + std::to_string(groups_on_node[bone] - 1)}});
+        GltfJson& parent = nodes_[static_cast<std::size_t>(node)];
+        if (!parent.contains("children")) parent["children"] = GltfJson::array();
+        parent["children"].push_back(target);
+      }
+      nodes_[static_cast<std::size_t>(target)]["mesh"] = mesh_index;
+      if (group.skinned) nodes_[static_cast<std::size_t>(target)]["skin"] = WriteSkin(group.skin);
+    }
+    if (!meshes.empty()) gltf_["meshes"] = meshes;
+    if (!skins_.empty()) gltf_["skins"] = skins_;
+  }
+
+  const anim::Model& model_;
+  std::span<const anim::Transform> locals_ls_;
+  std::vector<std::string>* warnings_;
+  GlbBuilder bin_;
+  GltfJson gltf_;
+  std::vector<int> node_of_;  // skeleton index -> glTF node, -1 when left out
+  GltfJson nodes_ = GltfJson::array();
+  GltfJson skins_ = GltfJson::array();
+  std::map<int, int> skin_of_;       // anim skin -> glTF skin
+  std::vector<int> texture_index_;   // anim texture -> glTF texture, -1 when left out
+  std::vector<int> material_index_;  // anim material -> glTF material, -1 for none
+};
+
+}  // namespace
+
+std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
+                                   std::span<const anim::Transform> locals_ls,
+                                   std::vector<std::string>* warnings) {
+  return Writer(model, locals_ls, warnings).Run();
+}
+
+bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
+                   const fs::path& path, std::vector<std::string>* warnings, std::string* error) {
+  std::vector<std::uint8_t> bytes;
+  try {
+    bytes = PosedGlb(model, locals_ls, warnings);
+  } catch (const ExportError& e) {
+    *error = e.what();
+    return false;
+  }
+  return anim::WriteFileAtomically(
+      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), error);
+}
+
+}  // namespace ikpose::asset

@@ -1,0 +1,199 @@
+#include "asset/pose_file.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "asset/report.h"
+
+namespace ikpose::asset {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A problem with one field; the reader prefixes the file name.
+struct FieldError {
+  std::string what;
+};
+
+std::string BoneLabel(std::size_t index, const std::string& name) {
+  return "bones[" + std::to_string(index) + "]" + (name.empty() ? "" : " ('" + name + "')");
+}
+
+// `count` finite numbers, else FieldError naming `field` of `bone`.
+std::vector<float> Numbers(const nlohmann::json& value, std::size_t count, const std::string& bone,
+                           const char* field, const char* shape) {
+  if (!value.is_array() || value.size() != count) {
+    throw FieldError{bone + ": \"" + field + "\" must be " + shape};
+  }
+  std::vector<float> out;
+  for (const nlohmann::json& v : value) {
+    if (!v.is_number()) throw FieldError{bone + ": \"" + field + "\" must be " + shape};
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || std::abs(d) > 3.0e38) {
+      throw FieldError{bone + ": \"" + field + "\" holds a non-finite number"};
+    }
+    out.push_back(static_cast<float>(d));
+  }
+  return out;
+}
+
+PoseFileBone ParseBone(const nlohmann::json& j, std::size_t index) {
+  if (!j.is_object()) throw FieldError{BoneLabel(index, "") + " must be an object"};
+  PoseFileBone bone;
+  const auto name = j.find("name");
+  if (name == j.end() || !name->is_string() || name->get<std::string>().empty()) {
+    throw FieldError{BoneLabel(index, "") + ": \"name\" must be a non-empty string"};
+  }
+  bone.name = name->get<std::string>();
+  const std::string label = BoneLabel(index, bone.name);
+  const auto rotation = j.find("rotation_ls");
+  if (rotation == j.end()) throw FieldError{label + ": \"rotation_ls\" is missing"};
+  const std::vector<float> q = Numbers(*rotation, 4, label, "rotation_ls", "[x, y, z, w]");
+  const glm::quat raw(q[3], q[0], q[1], q[2]);
+  const float length = glm::length(raw);
+  if (!(std::abs(length - 1.f) <= 1e-3f)) {
+    std::ostringstream text;
+    text << label << ": \"rotation_ls\" is not a unit quaternion (length " << length << ")";
+    throw FieldError{text.str()};
+  }
+  bone.rotation_ls = raw / length;
+  if (const auto t = j.find("translation_ls"); t != j.end()) {
+    const std::vector<float> v = Numbers(*t, 3, label, "translation_ls", "[x, y, z]");
+    bone.translation_ls = glm::vec3(v[0], v[1], v[2]);
+  }
+  if (const auto s = j.find("scale_ls"); s != j.end()) {
+    const std::vector<float> v = Numbers(*s, 3, label, "scale_ls", "[x, y, z]");
+    bone.scale_ls = glm::vec3(v[0], v[1], v[2]);
+  }
+  return bone;
+}
+
+}  // namespace
+
+fs::path PoseFile::ModelPath() const {
+  if (model.empty()) return {};
+  const fs::path p(model);
+  if (p.is_absolute()) return p;
+  return (path.parent_path() / p).lexically_normal();
+}
+
+bool ReadPoseFile(const fs::path& path, PoseFile* pose, std::string* error) {
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    *error = file + ": file not found";
+    return false;
+  }
+  if (fs::is_directory(path, ec)) {
+    *error = file + ": is a directory, not a pose file";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    *error = file + ": cannot be read";
+    return false;
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    *error = file + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
+    return false;
+  } catch (const nlohmann::json::exception&) {  // 1e999: out of a double's range
+    *error = file + ": holds a non-finite number (out of a double's range)";
+    return false;
+  }
+  PoseFile out;
+  out.path = path;
+  try {
+    if (!j.is_object()) throw FieldError{"not a pose file (the top level must be an object)"};
+    if (const auto model = j.find("model"); model != j.end()) {
+      if (!model->is_string()) throw FieldError{"\"model\" must be a string"};
+      out.model = model->get<std::string>();
+    }
+    const auto bones = j.find("bones");
+    if (bones == j.end()) throw FieldError{"not a pose file (no \"bones\")"};
+    if (!bones->is_array()) throw FieldError{"\"bones\" must be an array"};
+    if (bones->empty()) throw FieldError{"\"bones\" is empty"};
+    for (std::size_t i = 0; i < bones->size(); ++i) out.bones.push_back(ParseBone((*bones)[i], i));
+  } catch (const FieldError& e) {
+    *error = file + ": " + e.what;
+    return false;
+  }
+  *pose = std::move(out);
+  return true;
+}
+
+bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* pose, int* unlisted,
+                  std::string* error) {
+  const anim::Skeleton& s = model.skeleton;
+  // Candidates per name: the bones a pose report lists first, then other nodes of that name.
+  std::map<std::string, std::vector<int>> by_name;
+  std::vector<bool> reported(static_cast<std::size_t>(s.size()), false);
+  for (int b : ReportedBones(s)) {
+    reported[static_cast<std::size_t>(b)] = true;
+    by_name[s.names[static_cast<std::size_t>(b)]].push_back(b);
+  }
+  for (int b = 0; b < s.size(); ++b) {
+    if (!reported[static_cast<std::size_t>(b)])
+      by_name[s.names[static_cast<std::size_t>(b)]].push_back(b);
+  }
+  const std::string model_name = fs::path(model.source).filename().string();
+  std::vector<int> bone_of(file.bones.size(), -1);
+  std::map<std::string, std::size_t> used;
+  std::size_t missing = 0;
+  std::string first_missing;
+  for (std::size_t i = 0; i < file.bones.size(); ++i) {
+    const std::string& name = file.bones[i].name;
+    const auto found = by_name.find(name);
+    std::size_t& k = used[name];
+    if (found == by_name.end()) {
+      if (missing++ == 0) first_missing = name;
+      continue;
+    }
+    if (k >= found->second.size()) {
+      *error = file.path.string() + ": bone '" + name + "' is listed more often than " +
+               model_name + " has it";
+      return false;
+    }
+    bone_of[i] = found->second[k++];
+  }
+  if (missing == file.bones.size()) {
+    *error = file.path.string() + ": none of its " + std::to_string(missing) + " bones is in " +
+             model_name + " (a pose for another model?)";
+    return false;
+  }
+  if (missing > 0) {
+    *error = file.path.string() + ": bone '" + first_missing + "' is not in " + model_name +
+             (missing > 1 ? " (nor " + std::to_string(missing - 1) + " more)" : "");
+    return false;
+  }
+
+  anim::Pose out = anim::RestPose(s);
+  std::vector<bool> listed(static_cast<std::size_t>(s.size()), false);
+  for (std::size_t i = 0; i < file.bones.size(); ++i) {
+    const PoseFileBone& bone = file.bones[i];
+    const std::size_t b = static_cast<std::size_t>(bone_of[i]);
+    listed[b] = true;
+    anim::Transform& local = out.locals_ls[b];
+    local.rotation = bone.rotation_ls;
+    if (bone.translation_ls) local.translation = *bone.translation_ls;
+    if (bone.scale_ls) local.scale = *bone.scale_ls;
+  }
+  anim::UpdateModels(s, out);
+  if (unlisted != nullptr) {
+    *unlisted = 0;
+    for (int b : ReportedBones(s)) *unlisted += listed[static_cast<std::size_t>(b)] ? 0 : 1;
+  }
+  *pose = std::move(out);
+  return true;
+}
+
+}  // namespace ikpose::asset

@@ -1,0 +1,465 @@
+// The posed-model export round trip: a model posed here, written as .glb and loaded again,
+// has the pose as its node pose, and its CPU-skinned vertices at that node pose are where the
+// original's are in the pose. On the bundled character with IK targets, on every model in
+// ../shared/models (skipped, saying so, when absent), on the small scene with a rigid mesh
+// under a bone, and on a static model. Exported files pass the Khronos validator (skipped,
+// saying so, when node or the validator is not installed).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "anim/apply_ik.h"
+#include "anim/skinning.h"
+#include "asset/export_gltf.h"
+#include "asset/load_model.h"
+#include "asset/report.h"
+#include "assets/glb_file.h"
+#include "gltf_test_scene.h"
+#include "model_checks.h"
+
+namespace ikpose::asset {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs tools/validator on `file`: 0 no errors, 77 not installed, else errors (in *output).
+int RunValidator(const fs::path& file, std::string* output) {
+  const std::string command = std::string("sh '") + IKPOSE_SOURCE_DIR +
+                              "/tests/assets/run_validator.sh' '" + IKPOSE_SOURCE_DIR +
+                              "/tools/validator' '" + file.string() + "' 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return -1;
+  char buffer[4096];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) output->append(buffer, n);
+  const int status = ::pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Each bone of `from` matched to the bone of `to` with the same name (the k-th of a repeated
+// name to the k-th); -1 when `to` has no such bone.
+std::vector<int> MatchByName(const anim::Skeleton& from, const anim::Skeleton& to) {
+  std::map<std::string, std::vector<int>> by_name;
+  for (int i = 0; i < to.size(); ++i) by_name[to.names[i]].push_back(i);
+  std::map<std::string, std::size_t> used;
+  std::vector<int> match;
+  for (int i = 0; i < from.size(); ++i) {
+    const std::vector<int>& list = by_name[from.names[i]];
+    std::size_t& k = used[from.names[i]];
+    match.push_back(k < list.size() ? list[k++] : -1);
+  }
+  return match;
+}
+
+// What a mesh looks like: the material's colour, PBR factors, sidedness and texture bytes.
+void ExpectSameMaterial(const anim::Model& a, int a_index, const anim::Model& b, int b_index) {
+  const anim::Material none;
+  const anim::Material& x = a_index >= 0 ? a.materials[a_index] : none;
+  const anim::Material& y = b_index >= 0 ? b.materials[b_index] : none;
+  EXPECT_EQ(x.name, y.name);
+  EXPECT_EQ(x.base_color, y.base_color) << x.name;
+  EXPECT_EQ(x.metallic, y.metallic) << x.name;
+  EXPECT_EQ(x.roughness, y.roughness) << x.name;
+  EXPECT_EQ(x.double_sided, y.double_sided) << x.name;
+  EXPECT_EQ(x.alpha_mode, y.alpha_mode) << x.name;
+  // A PNG or JPEG texture is embedded with the same bytes; any other is left out.
+  std::vector<std::uint8_t> bytes;
+  if (x.base_color_texture >= 0) {
+    const anim::Texture& t = a.textures[x.base_color_texture];
+    bytes = !t.encoded.empty() || t.path.empty() || !fs::exists(t.path)
+                ? t.encoded
+                : ikpose::test::ReadBytes(t.path);
+  }
+  const bool image = bytes.size() > 3 && ((bytes[0] == 0x89 && bytes[1] == 'P') ||
+                                          (bytes[0] == 0xFF && bytes[1] == 0xD8));
+  ASSERT_EQ(y.base_color_texture >= 0, image) << x.name;
+  if (image) {
+    EXPECT_EQ(b.textures[y.base_color_texture].encoded, bytes) << x.name;
+  }
+}
+
+struct RoundTrip {
+  anim::Model reloaded;
+  float height = 1.f;
+  float max_joint_error = 0.f;   // model units: reloaded rest joint vs posed joint
+  float max_vertex_error = 0.f;  // model units: skinned vertex, reloaded rest vs original posed
+  std::vector<std::string> warnings;
+};
+
+// Exports `model` in `pose`, loads the file back and measures how far it is from the pose.
+// Adds gtest failures for anything that does not round-trip within 1e-5 of the model height.
+RoundTrip ExportAndReload(const anim::Model& model, const anim::Pose& pose, const fs::path& file) {
+  RoundTrip trip;
+  std::string error;
+  EXPECT_TRUE(WritePosedGlb(model, pose.locals_ls, file, &trip.warnings, &error)) << error;
+  EXPECT_TRUE(TryLoadModel(file, &trip.reloaded, &error)) << error;
+  const anim::Model& back = trip.reloaded;
+  test::ExpectWellFormed(back);
+  trip.height = std::max(ModelHeight(model, anim::RestPose(model.skeleton)), 1e-3f);
+  const float tolerance = 1e-5f * trip.height;
+
+  // The file's node pose is the pose: local transforms and joint positions.
+  const anim::Pose back_rest = anim::RestPose(back.skeleton);
+  const std::vector<int> match = MatchByName(model.skeleton, back.skeleton);
+  for (int b = 0; b < model.skeleton.size(); ++b) {
+    const std::string& name = model.skeleton.names[b];
+    if (match[b] < 0) {
+      ADD_FAILURE() << "bone '" << name << "' is missing from the exported file";
+      continue;
+    }
+    const anim::Transform& want = pose.locals_ls[b];
+    const anim::Transform& got = back.skeleton.rest_ls[match[b]];
+    EXPECT_LT(glm::length(got.translation - want.translation), tolerance) << name;
+    EXPECT_GT(std::abs(glm::dot(glm::normalize(got.rotation), glm::normalize(want.rotation))),
+              1.f - 1e-6f)
+        << name;
+    EXPECT_LT(glm::length(got.scale - want.scale), 1e-5f * glm::length(want.scale) + 1e-6f) << name;
+    const float moved =
+        glm::length(anim::PositionMs(back_rest, match[b]) - anim::PositionMs(pose, b));
+    trip.max_joint_error = std::max(trip.max_joint_error, moved);
+    EXPECT_LT(moved, tolerance) << name;
+  }
+
+  // Same meshes; skinned at the file's node pose they are where the original is in the pose.
+  EXPECT_EQ(back.meshes.size(), model.meshes.size());
+  EXPECT_EQ(back.has_file_skin, model.has_file_skin);
+  std::vector<bool> taken(back.meshes.size(), false);
+  for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+    const std::vector<glm::vec3> want = anim::SkinnedPositions(model, static_cast<int>(m), pose);
+    float best = 1e30f;
+    std::size_t best_index = back.meshes.size();
+    for (std::size_t k = 0; k < back.meshes.size(); ++k) {
+      if (taken[k] || back.meshes[k].vertex_count() != model.meshes[m].vertex_count() ||
+          back.meshes[k].indices != model.meshes[m].indices) {
+        continue;
+      }
+      const std::vector<glm::vec3> got =
+          anim::SkinnedPositions(back, static_cast<int>(k), back_rest);
+      float worst = 0.f;
+      for (std::size_t v = 0; v < got.size(); ++v)
+        worst = std::max(worst, glm::length(got[v] - want[v]));
+      if (worst < best) {
+        best = worst;
+        best_index = k;
+      }
+    }
+    if (best_index == back.meshes.size()) {
+      ADD_FAILURE() << "mesh '" << model.meshes[m].name << "' has no counterpart in the file";
+      continue;
+    }
+    taken[best_index] = true;
+    EXPECT_EQ(back.meshes[best_index].skinned, model.meshes[m].skinned) << model.meshes[m].name;
+    ExpectSameMaterial(model, model.meshes[m].material, back, back.meshes[best_index].material);
+    EXPECT_EQ(back.meshes[best_index].uvs.size(), model.meshes[m].uvs.size());
+    trip.max_vertex_error = std::max(trip.max_vertex_error, best);
+    EXPECT_LT(best, tolerance) << "mesh '" << model.meshes[m].name << "'";
+  }
+  return trip;
+}
+
+// The validator finds no errors in `file` but those listed in `allowed` (codes).
+void ExpectValid(const fs::path& file, const std::vector<std::string>& allowed = {}) {
+  std::string output;
+  const int code = RunValidator(file, &output);
+  if (code == 77) {
+    std::cout << "validator not run, " << output;
+    return;
+  }
+  if (allowed.empty()) {
+    EXPECT_EQ(code, 0) << output;
+    return;
+  }
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t at = line.find("  error ");
+    if (at != 0) continue;
+    const std::string error_code = line.substr(8, line.find(':') - 8);
+    EXPECT_NE(std::find(allowed.begin(), allowed.end(), error_code), allowed.end()) << line;
+  }
+}
+
+// A target the chain reaches: 75% of its full length from the hip, off the current line
+// toward the current knee side.
+glm::vec3 ReachableTarget(const anim::LimbChain& chain, const anim::Pose& pose) {
+  const glm::vec3 a = anim::PositionMs(pose, chain.upper);
+  const glm::vec3 b = anim::PositionMs(pose, chain.lower);
+  const glm::vec3 c = anim::EndPositionMs(chain, pose);
+  const glm::vec3 dir = glm::normalize(c - a);
+  glm::vec3 side = (b - a) - glm::dot(b - a, dir) * dir;
+  if (glm::length(side) < 1e-4f * (chain.upper_length + chain.lower_length))
+    side = glm::vec3(0, 0, 1) - dir.z * dir;
+  return a + 0.75f * (chain.upper_length + chain.lower_length) *
+                 glm::normalize(dir + 0.4f * glm::normalize(side));
+}
+
+class PosedExport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ikpose-export-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+const glm::vec3 kFootTarget(0.14f, 0.35f, 0.25f);  // the character's left knee lifted forward
+const glm::vec3 kHandTarget(-0.3f, 1.25f, 0.35f);  // its right hand reaching forward
+
+// The bundled character with its left foot and right hand on kFootTarget and kHandTarget.
+anim::Pose LegAndArmPose(const anim::Model& model) {
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  const anim::LimbChain& leg = model.chains[anim::Limb::kLeftLeg];
+  const anim::LimbChain& arm = model.chains[anim::Limb::kRightArm];
+  EXPECT_TRUE(leg.valid() && arm.valid());
+  for (const auto& [chain, target] : {std::pair{&leg, kFootTarget}, std::pair{&arm, kHandTarget}}) {
+    const anim::ChainSolveResult r =
+        anim::SolveChainOnPose(model.skeleton, *chain, target, {}, pose);
+    EXPECT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.output.reach, ik::Reach::kReachable);
+  }
+  return pose;
+}
+
+TEST_F(PosedExport, CharacterWithLegAndArmTargetsRoundTrips) {
+  const fs::path file = test::DefaultCharacter();
+  if (file.empty()) GTEST_SKIP() << "assets/character.glb does not exist yet; test skipped";
+  const anim::Model model = LoadModel(file);
+  const anim::Pose rest = anim::RestPose(model.skeleton);
+  const anim::Pose pose = LegAndArmPose(model);
+  const anim::LimbChain& leg = model.chains[anim::Limb::kLeftLeg];
+  const anim::LimbChain& arm = model.chains[anim::Limb::kRightArm];
+
+  const fs::path out = dir_ / "posed.glb";
+  const RoundTrip trip = ExportAndReload(model, pose, out);
+  const anim::Model& back = trip.reloaded;
+  const anim::Pose back_rest = anim::RestPose(back.skeleton);
+  // The reloaded file's foot and hand are on their targets.
+  const float tolerance = 1e-5f * trip.height;
+  const int foot = back.skeleton.Find(model.skeleton.names[leg.end]);
+  const int hand = back.skeleton.Find(model.skeleton.names[arm.end]);
+  ASSERT_GE(foot, 0);
+  ASSERT_GE(hand, 0);
+  EXPECT_LT(glm::length(anim::PositionMs(back_rest, foot) - kFootTarget), tolerance);
+  EXPECT_LT(glm::length(anim::PositionMs(back_rest, hand) - kHandTarget), tolerance);
+  // Bones outside the two chains are where they were at rest.
+  for (int b = 0; b < model.skeleton.size(); ++b) {
+    if (model.skeleton.IsAncestorOrSelf(leg.upper, b) ||
+        model.skeleton.IsAncestorOrSelf(arm.upper, b)) {
+      continue;
+    }
+    const int k = back.skeleton.Find(model.skeleton.names[b]);
+    ASSERT_GE(k, 0) << model.skeleton.names[b];
+    EXPECT_LT(glm::length(anim::PositionMs(back_rest, k) - anim::PositionMs(rest, b)), tolerance)
+        << model.skeleton.names[b];
+  }
+  // No clips: the file opens in the pose.
+  EXPECT_TRUE(back.clips.empty());
+  EXPECT_TRUE(trip.warnings.empty());
+  std::cout << "character: max joint error " << trip.max_joint_error << ", max vertex error "
+            << trip.max_vertex_error << " (height " << trip.height << ")\n";
+}
+
+TEST_F(PosedExport, CharacterExportPassesTheGltfValidator) {
+  const fs::path file = test::DefaultCharacter();
+  if (file.empty()) GTEST_SKIP() << "assets/character.glb does not exist yet; test skipped";
+  const anim::Model model = LoadModel(file);
+  const fs::path out = dir_ / "posed.glb";
+  std::string error;
+  ASSERT_TRUE(WritePosedGlb(model, LegAndArmPose(model).locals_ls, out, nullptr, &error)) << error;
+  std::string output;
+  const int code = RunValidator(out, &output);
+  if (code == 77) GTEST_SKIP() << output;
+  EXPECT_EQ(code, 0) << output;
+  EXPECT_NE(output.find(": 0 errors, 0 warnings"), std::string::npos) << output;
+}
+
+TEST_F(PosedExport, BindPoseStaysTheBindPose) {
+  const fs::path file = test::DefaultCharacter();
+  if (file.empty()) GTEST_SKIP() << "assets/character.glb does not exist yet; test skipped";
+  const anim::Model model = LoadModel(file);
+  const fs::path out = dir_ / "posed.glb";
+  std::string error;
+  ASSERT_TRUE(WritePosedGlb(model, LegAndArmPose(model).locals_ls, out, nullptr, &error)) << error;
+  const ikpose::test::GlbFile glb = ikpose::test::GlbFile::Load(out.string());
+  const ikpose::test::GlbFile source = ikpose::test::GlbFile::Load(file.string());
+  ASSERT_EQ(glb.json["skins"].size(), 1u);
+  const std::vector<float> ibm = glb.Floats(glb.json["skins"][0]["inverseBindMatrices"].get<int>());
+  const std::vector<float> source_ibm =
+      source.Floats(source.json["skins"][0]["inverseBindMatrices"].get<int>());
+  EXPECT_EQ(ibm, source_ibm);
+  // The joints are the same nodes, by name and order.
+  std::vector<std::string> names, source_names;
+  for (const auto& j : glb.json["skins"][0]["joints"])
+    names.push_back(glb.json["nodes"][j.get<int>()]["name"].get<std::string>());
+  for (const auto& j : source.json["skins"][0]["joints"])
+    source_names.push_back(source.json["nodes"][j.get<int>()]["name"].get<std::string>());
+  EXPECT_EQ(names, source_names);
+  // The scene has the source's roots (the skeleton and the mesh node), not the importer's ROOT.
+  EXPECT_EQ(glb.json["scenes"][0]["nodes"].size(), source.json["scenes"][0]["nodes"].size());
+  EXPECT_EQ(glb.NodeIndex("ROOT"), -1);
+  EXPECT_EQ(glb.json["nodes"].size(), source.json["nodes"].size());
+}
+
+TEST_F(PosedExport, RigidMeshUnderABoneAndSkinnedMeshesFollowTheBones) {
+  const anim::Model model = LoadModel(ikpose::test::WriteTestScene(dir_));
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  pose.locals_ls[model.skeleton.Find("arm")].rotation =
+      glm::angleAxis(glm::radians(90.f), glm::vec3(0, 0, 1));
+  pose.locals_ls[model.skeleton.Find("hand")].translation = glm::vec3(1.5f, 0, 0);
+  pose.locals_ls[model.skeleton.Find("prop")].scale = glm::vec3(2.f);
+  anim::UpdateModels(model.skeleton, pose);
+  const RoundTrip trip = ExportAndReload(model, pose, dir_ / "posed.glb");
+  const anim::Model& back = trip.reloaded;
+  // The prop is still rigid, on its node under the hand; the skinned meshes keep their skins.
+  int rigid = 0;
+  for (const anim::Mesh& m : back.meshes) {
+    if (m.skinned) continue;
+    ++rigid;
+    EXPECT_EQ(back.skeleton.names[m.follow_bone], "prop");
+    EXPECT_EQ(back.skeleton.names[back.skeleton.parents[m.follow_bone]], "hand");
+  }
+  EXPECT_EQ(rigid, 1);
+  EXPECT_EQ(back.skins.size(), model.skins.size());
+  // The external "texture" is not an image: left out with a warning; the embedded one is kept.
+  ASSERT_EQ(trip.warnings.size(), 1u);
+  EXPECT_NE(trip.warnings[0].find("neither PNG nor JPEG"), std::string::npos) << trip.warnings[0];
+  ASSERT_EQ(back.textures.size(), 1u);
+  EXPECT_EQ(back.textures[0].encoded.size(), 16u);
+  // The scene's embedded image is a 16-byte stand-in, not a whole PNG.
+  ExpectValid(dir_ / "posed.glb", {"IMAGE_UNEXPECTED_EOS"});
+}
+
+TEST_F(PosedExport, StaticModelWithoutSkinComesOutPosed) {
+  const fs::path dir = test::AssimpTestModelsDir();
+  const fs::path file = dir / "glTF2" / "2CylinderEngine-glTF-Binary" / "2CylinderEngine.glb";
+  if (dir.empty() || !fs::exists(file))
+    GTEST_SKIP() << "assimp-testmodels' 2CylinderEngine is absent; test skipped";
+  const anim::Model model = LoadModel(file);
+  ASSERT_FALSE(model.has_file_skin);
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  // Turn every node that carries a mesh's parent a little: parts move with their nodes.
+  for (const anim::Mesh& m : model.meshes) {
+    const int parent = model.skeleton.parents[m.node];
+    if (parent > 0) {
+      pose.locals_ls[parent].rotation = glm::normalize(
+          pose.locals_ls[parent].rotation * glm::angleAxis(0.3f, glm::vec3(0.6f, 0.8f, 0)));
+    }
+  }
+  anim::UpdateModels(model.skeleton, pose);
+  const RoundTrip trip = ExportAndReload(model, pose, dir_ / "engine.glb");
+  std::cout << "2CylinderEngine: max joint error " << trip.max_joint_error << ", max vertex error "
+            << trip.max_vertex_error << " (height " << trip.height << ")\n";
+  ExpectValid(dir_ / "engine.glb");
+}
+
+TEST_F(PosedExport, ExternalPngTextureIsEmbedded) {
+  const fs::path dir = test::AssimpTestModelsDir();
+  const fs::path file = dir / "glTF2" / "BoxTextured-glTF" / "BoxTextured.gltf";
+  if (dir.empty() || !fs::exists(file))
+    GTEST_SKIP() << "assimp-testmodels' BoxTextured is absent; test skipped";
+  const anim::Model model = LoadModel(file);
+  ASSERT_EQ(model.textures.size(), 1u);
+  ASSERT_FALSE(model.textures[0].path.empty());
+  const RoundTrip trip = ExportAndReload(model, anim::RestPose(model.skeleton), dir_ / "box.glb");
+  ASSERT_EQ(trip.reloaded.textures.size(), 1u);
+  EXPECT_TRUE(trip.reloaded.textures[0].path.empty());
+  EXPECT_EQ(trip.reloaded.textures[0].encoded, ikpose::test::ReadBytes(model.textures[0].path));
+  EXPECT_TRUE(trip.warnings.empty());
+  ExpectValid(dir_ / "box.glb");
+}
+
+TEST_F(PosedExport, UnusablePoseIsRefusedAndLeavesNoFile) {
+  const anim::Model model = LoadModel(ikpose::test::WriteTestScene(dir_));
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  const fs::path out = dir_ / "posed.glb";
+  std::string error;
+  pose.locals_ls[1].translation.x = std::nanf("");
+  EXPECT_FALSE(WritePosedGlb(model, pose.locals_ls, out, nullptr, &error));
+  EXPECT_NE(error.find("non-finite transform"), std::string::npos) << error;
+  EXPECT_EQ(error.find('\n'), std::string::npos);
+  pose = anim::RestPose(model.skeleton);
+  pose.locals_ls.pop_back();
+  EXPECT_FALSE(WritePosedGlb(model, pose.locals_ls, out, nullptr, &error));
+  EXPECT_NE(error.find("the pose has"), std::string::npos) << error;
+  pose = anim::RestPose(model.skeleton);
+  EXPECT_FALSE(
+      WritePosedGlb(model, pose.locals_ls, dir_ / "missing" / "posed.glb", nullptr, &error));
+  EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
+  EXPECT_FALSE(fs::exists(out));
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_))
+    files += entry.path().extension() == ".glb" || entry.path().filename().string()[0] == '.';
+  EXPECT_EQ(files, 0) << "a temporary or partial file was left behind";
+}
+
+// Every model in ../shared/models: a clip sampled (translations move too), then every
+// detected limb solved toward a reachable target; exported, validated, reloaded.
+class SharedModelExport : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    if (test::SharedModelsDir().empty()) {
+      GTEST_SKIP() << "../shared/models is absent beside the checkout; the real-character "
+                      "export tests are skipped";
+    }
+    dir_ = fs::temp_directory_path() / ("ikpose-export-shared-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_P(SharedModelExport, PoseRoundTripsThroughTheExportedFile) {
+  const fs::path file = test::SharedModelsDir() / GetParam();
+  if (!fs::exists(file)) GTEST_SKIP() << file << " is absent";
+  const anim::Model model = LoadModel(file);
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  if (!model.clips.empty()) {
+    const anim::Clip& clip = model.clips.back();
+    anim::SampleClip(clip, 0.4f * clip.duration, pose.locals_ls);
+    anim::UpdateModels(model.skeleton, pose);
+  }
+  int solved = 0;
+  for (anim::Limb limb : anim::kLimbs) {
+    const anim::LimbChain& chain = model.chains[limb];
+    if (!chain.valid()) continue;
+    const anim::ChainSolveResult r =
+        anim::SolveChainOnPose(model.skeleton, chain, ReachableTarget(chain, pose), {}, pose);
+    ASSERT_TRUE(r.ok) << anim::LimbName(limb) << ": " << r.error;
+    ++solved;
+  }
+  const fs::path out = dir_ / (file.stem().string() + "-posed.glb");
+  const RoundTrip trip = ExportAndReload(model, pose, out);
+  std::cout << GetParam() << ": " << solved << " limbs solved, max joint error "
+            << trip.max_joint_error << ", max vertex error " << trip.max_vertex_error << " (height "
+            << trip.height << ")\n";
+  ExpectValid(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, SharedModelExport,
+                         ::testing::Values("CesiumMan/CesiumMan.glb",
+                                           "RiggedFigure/RiggedFigure.glb",
+                                           "RiggedSimple/RiggedSimple.glb", "Fox/Fox.glb",
+                                           "MaleBaseMesh/male_base_mesh.glb",
+                                           "Mesh2MotionHumanMale/human-male.glb",
+                                           "QuaterniusRobot/robot.glb", "Greenman/greenman.glb"),
+                         [](const ::testing::TestParamInfo<const char*>& param_info) {
+                           std::string name = fs::path(param_info.param).stem().string();
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace ikpose::asset

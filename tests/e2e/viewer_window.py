@@ -1,0 +1,36 @@
+"""Driving the real ikpose viewer window under Xvfb for the window tests: start it, find its
+window, act on it with real X events (xdotool), close it the way a window manager does, and
+read the report it writes on exit."""
+import json
+import os
+import subprocess
+import time
+
+
+def xdo(*args):
+    subprocess.run(["xdotool", *map(str, args)], check=True)
+
+
+def run_viewer(exe, send_close, report, actions, cwd=None):
+    """Starts the viewer, runs actions(window_id, (x, y)), closes it as a user does, and
+    returns the report it wrote."""
+    if os.path.exists(report):
+        os.remove(report)
+    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report], cwd=cwd)
+    try:
+        wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
+                              "--name", "^ikpose$"], capture_output=True, text=True,
+                             check=True).stdout.split()[0]
+        time.sleep(1.5)
+        geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
+                                  capture_output=True, text=True, check=True).stdout
+        g = dict(line.split("=") for line in geometry.split())
+        actions(wid, (int(g["X"]), int(g["Y"])))
+        subprocess.run([send_close, wid], check=True)
+        code = app.wait(timeout=15)
+    finally:
+        if app.poll() is None:
+            app.kill()
+    assert code == 0, f"ikpose exited with {code}"
+    with open(report) as f:
+        return json.load(f)
