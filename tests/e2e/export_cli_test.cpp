@@ -60,6 +60,21 @@ double Distance(const std::vector<double>& a, const std::vector<double>& b) {
   return std::sqrt(d);
 }
 
+// The exported file's node pose (its bones' rest positions) is the pose `ikpose pose ARGS`
+// reports, bone by bone.
+void ExpectNodePoseIsPoses(const fs::path& exported_file, std::vector<std::string> pose_args) {
+  pose_args.insert(pose_args.begin(), "pose");
+  pose_args.push_back("--json");
+  const ProgramResult posed = RunIkpose(pose_args);
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const auto want = Positions(json::parse(posed.out)["bones"], "position_ms");
+  const json exported = Inspect(exported_file);
+  const auto got = Positions(exported["bones"], "rest_position_ms");
+  for (const auto& [name, position] : want) {
+    EXPECT_LT(Distance(got.at(name), position), 1e-5 * exported["height"].get<double>()) << name;
+  }
+}
+
 // Runs tools/validator on `file`; expects no errors unless it is not installed.
 void ExpectValid(const fs::path& file) {
   const std::string command = std::string("sh '") + IKPOSE_SOURCE_DIR +
@@ -133,15 +148,7 @@ TEST(ExportCli, TargetsGoStraightToAPosedFile) {
       {"export", "--target", kFootTarget, "--target", kHandTarget, "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("left_leg: reachable"), std::string::npos) << r.out;
-  const ProgramResult posed =
-      RunIkpose({"pose", "--target", kFootTarget, "--target", kHandTarget, "--json"});
-  ASSERT_EQ(posed.exit_code, 0) << posed.err;
-  const auto want = Positions(json::parse(posed.out)["bones"], "position_ms");
-  const json exported = Inspect(out);
-  const auto got = Positions(exported["bones"], "rest_position_ms");
-  for (const auto& [name, position] : want) {
-    EXPECT_LT(Distance(got.at(name), position), 1e-5 * exported["height"].get<double>()) << name;
-  }
+  ExpectNodePoseIsPoses(out, {"--target", kFootTarget, "--target", kHandTarget});
   fs::remove_all(dir);
 }
 
@@ -156,14 +163,7 @@ TEST(ExportCli, ScenarioClipAndLimbsArePosedLikePoseDoesIt) {
   const ProgramResult r = RunIkpose({"export", "--scene", scene.string(), "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("from clip 'walk'"), std::string::npos) << r.out;
-  const ProgramResult posed = RunIkpose({"pose", "--scene", scene.string(), "--json"});
-  ASSERT_EQ(posed.exit_code, 0) << posed.err;
-  const auto want = Positions(json::parse(posed.out)["bones"], "position_ms");
-  const json exported = Inspect(out);
-  const auto got = Positions(exported["bones"], "rest_position_ms");
-  for (const auto& [name, position] : want) {
-    EXPECT_LT(Distance(got.at(name), position), 1e-5 * exported["height"].get<double>()) << name;
-  }
+  ExpectNodePoseIsPoses(out, {"--scene", scene.string()});
   fs::remove_all(dir);
 }
 
