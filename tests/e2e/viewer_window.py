@@ -34,3 +34,16 @@ def run_viewer(exe, send_close, report, actions, cwd=None):
     assert code == 0, f"ikpose exited with {code}"
     with open(report) as f:
         return json.load(f)
+
+
+def drag(origin, start_px, offset, steps=10):
+    """Presses the left button at start_px (window pixels), moves by offset in steps, releases."""
+    x0, y0 = origin[0] + round(start_px[0]), origin[1] + round(start_px[1])
+    xdo("mousemove", x0, y0)
+    time.sleep(0.3)
+    xdo("mousedown", 1)
+    for step in range(1, steps + 1):
+        xdo("mousemove", x0 + offset[0] * step // steps, y0 + offset[1] * step // steps)
+        time.sleep(0.05)
+    xdo("mouseup", 1)
+    time.sleep(0.5)

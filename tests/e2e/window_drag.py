@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from viewer_window import run_viewer as run_window, xdo
+from viewer_window import drag as drag_by, run_viewer as run_window, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 mode = sys.argv[4] if len(sys.argv) > 4 else "drag"
@@ -32,15 +32,7 @@ drop_offset = (-40, -60)  # up and toward screen-left: a reachable spot in front
 
 
 def drag(wid, origin):
-    x0, y0 = origin[0] + round(start_px[0]), origin[1] + round(start_px[1])
-    xdo("mousemove", x0, y0)
-    time.sleep(0.3)
-    xdo("mousedown", 1)
-    for step in range(1, 11):
-        xdo("mousemove", x0 + drop_offset[0] * step // 10, y0 + drop_offset[1] * step // 10)
-        time.sleep(0.05)
-    xdo("mouseup", 1)
-    time.sleep(0.5)
+    drag_by(origin, start_px, drop_offset)
 
 
 def distance(a, b):

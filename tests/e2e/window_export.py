@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from viewer_window import run_viewer, xdo
+from viewer_window import drag, run_viewer, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(work, exist_ok=True)
@@ -23,15 +23,7 @@ start_px = before["chains"]["left_leg"]["target_px"]
 
 
 def drag_and_export(wid, origin):
-    x0, y0 = origin[0] + round(start_px[0]), origin[1] + round(start_px[1])
-    xdo("mousemove", x0, y0)
-    time.sleep(0.3)
-    xdo("mousedown", 1)
-    for step in range(1, 11):
-        xdo("mousemove", x0 - 4 * step, y0 - 6 * step)
-        time.sleep(0.05)
-    xdo("mouseup", 1)
-    time.sleep(0.5)
+    drag(origin, start_px, (-40, -60))
     xdo("key", "e")
     time.sleep(1.0)
 
