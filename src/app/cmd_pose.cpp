@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "anim/atomic_file.h"
+#include "anim/file_paths.h"
 #include "app/paths.h"
 #include "app/pose_plan.h"
 #include "asset/load_model.h"
@@ -78,7 +79,7 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   asset::Json report = asset::PoseReport(model, before, pose, solved);
   if (!options.out.empty()) {
     asset::Json saved;
-    saved["model"] = RelativeToFolderOf(model_path, options.out).string();
+    saved["model"] = anim::RelativeToFolderOf(model_path, options.out).string();
     if (plan.clip) {
       saved["clip"] = *plan.clip;
       saved["time"] = plan.time;

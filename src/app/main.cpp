@@ -53,6 +53,16 @@ bool ParseChainPoints(const std::vector<std::string>& texts, const char* what,
   return true;
 }
 
+// --scene, --target, --pole, --clip and --time: what `pose` and `export` solve.
+void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
+                           const char* target_help, const char* clip_help) {
+  command->add_option("--scene", request->scene, "scenario file: its limbs, options and clip");
+  command->add_option("--target", request->targets, target_help);
+  command->add_option("--pole", request->poles, "CHAIN=x,y,z pole, model space");
+  command->add_option("--clip", request->clip, clip_help);
+  command->add_option("--time", request->time, "time in the clip, seconds");
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
@@ -113,37 +123,24 @@ int main(int argc, char** argv) {
   inspect_cmd->add_flag("--json", inspect.json, "print JSON");
 
   ikpose::app::PoseOptions pose;
-  std::string pose_model, pose_clip, pose_out;
-  double pose_time = 0.0;
   CLI::App* pose_cmd =
       cli.add_subcommand("pose", "solve limbs on the model headlessly; report per chain and bone");
-  pose_cmd->add_option("MODEL", pose_model, "model (default: the bundled character)");
-  pose_cmd->add_option("--target", pose.request.targets, "CHAIN=x,y,z target, model space");
-  pose_cmd->add_option("--pole", pose.request.poles, "CHAIN=x,y,z pole, model space");
-  std::string pose_scene;
-  pose_cmd->add_option("--scene", pose_scene, "scenario file: its limbs, options and clip");
-  CLI::Option* clip_opt = pose_cmd->add_option("--clip", pose_clip, "clip to sample first");
-  CLI::Option* time_opt = pose_cmd->add_option("--time", pose_time, "time in the clip, seconds");
-  pose_cmd->add_option("--out", pose_out, "write the pose as JSON to this file");
+  pose_cmd->add_option("MODEL", pose.model, "model (default: the bundled character)");
+  AddPoseRequestOptions(pose_cmd, &pose.request, "CHAIN=x,y,z target, model space",
+                        "clip to sample first");
+  pose_cmd->add_option("--out", pose.out, "write the pose as JSON to this file");
   pose_cmd->add_flag("--json", pose.json, "print JSON");
 
   ikpose::app::ExportOptions export_options;
-  std::string export_model, export_pose, export_out, export_scene, export_clip;
-  double export_time = 0.0;
   CLI::App* export_cmd = cli.add_subcommand(
       "export", "write the model in a pose as binary glTF (.glb) for Blender or a game engine");
-  export_cmd->add_option("MODEL", export_model,
+  export_cmd->add_option("MODEL", export_options.model,
                          "model (default: the pose file's, else the bundled character)");
-  export_cmd->add_option("--pose", export_pose, "pose file written by `ikpose pose --out`");
-  export_cmd->add_option("--out", export_out, "the .glb file to write")->required();
-  export_cmd->add_option("--scene", export_scene, "scenario file: its limbs, options and clip");
-  export_cmd->add_option("--target", export_options.request.targets,
-                         "CHAIN=x,y,z target, model space, solved on top of the pose");
-  export_cmd->add_option("--pole", export_options.request.poles, "CHAIN=x,y,z pole, model space");
-  CLI::Option* export_clip_opt =
-      export_cmd->add_option("--clip", export_clip, "clip to start from (instead of --pose)");
-  CLI::Option* export_time_opt =
-      export_cmd->add_option("--time", export_time, "time in the clip, seconds");
+  export_cmd->add_option("--pose", export_options.pose, "pose file written by `ikpose pose --out`");
+  export_cmd->add_option("--out", export_options.out, "the .glb file to write")->required();
+  AddPoseRequestOptions(export_cmd, &export_options.request,
+                        "CHAIN=x,y,z target, model space, solved on top of the pose",
+                        "clip to start from (instead of --pose)");
 
   bool solve_json = false;
   CLI::App* solve_cmd = cli.add_subcommand(
@@ -171,23 +168,8 @@ int main(int argc, char** argv) {
                                           : std::filesystem::path(inspect_model);
     return ikpose::app::RunInspect(inspect, std::cout, std::cerr);
   }
-  if (pose_cmd->parsed()) {
-    pose.model = pose_model;
-    pose.request.scene = pose_scene;
-    if (*clip_opt) pose.request.clip = pose_clip;
-    if (*time_opt) pose.request.time = pose_time;
-    pose.out = pose_out;
-    return ikpose::app::RunPose(pose, std::cout, std::cerr);
-  }
-  if (export_cmd->parsed()) {
-    export_options.model = export_model;
-    export_options.pose = export_pose;
-    export_options.out = export_out;
-    export_options.request.scene = export_scene;
-    if (*export_clip_opt) export_options.request.clip = export_clip;
-    if (*export_time_opt) export_options.request.time = export_time;
-    return ikpose::app::RunExport(export_options, std::cout, std::cerr);
-  }
+  if (pose_cmd->parsed()) return ikpose::app::RunPose(pose, std::cout, std::cerr);
+  if (export_cmd->parsed()) return ikpose::app::RunExport(export_options, std::cout, std::cerr);
   if (render_cmd->parsed()) {
     if (!ParseSize(render_size, &render.width, &render.height)) {
       return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);

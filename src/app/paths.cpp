@@ -1,8 +1,6 @@
 #include "app/paths.h"
 
-#include <algorithm>
 #include <cstdlib>
-#include <iterator>
 #include <system_error>
 
 namespace ikpose::app {
@@ -33,19 +31,6 @@ fs::path DefaultModelPath() {
 fs::path PosedExportPath(const fs::path& scene, const fs::path& model) {
   const std::string name = model.stem().string() + "-posed.glb";
   return scene.empty() ? fs::path(name) : scene.parent_path() / name;
-}
-
-fs::path RelativeToFolderOf(const fs::path& path, const fs::path& file) {
-  std::error_code ec;
-  const fs::path absolute = fs::absolute(path, ec).lexically_normal();
-  const fs::path folder = fs::absolute(file, ec).lexically_normal().parent_path();
-  // Sharing no folder but the root, "../../.." all the way up says less than the absolute path.
-  const auto [in_path, in_folder] =
-      std::mismatch(absolute.begin(), absolute.end(), folder.begin(), folder.end());
-  if (std::distance(absolute.begin(), in_path) <= 1) return absolute;
-  fs::path relative = fs::relative(absolute, folder, ec);
-  if (ec || relative.empty()) relative = absolute;
-  return relative;
 }
 
 }  // namespace ikpose::app

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/atomic_file.h"
+#include "anim/file_paths.h"
 #include "anim/model.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
@@ -134,7 +135,6 @@ bool LoadInto(ViewerState& state, const std::string& path, ParsedModel parsed, s
   state.drag.End();
   state.mouse = MouseMode::kNone;
   state.history.Reset(*state.loaded.session);
-  state.panel.history = &state.history;
   return true;
 }
 
@@ -208,6 +208,7 @@ bool Init(ViewerState& state, std::string* error) {
   state.window = GlWindow::Open(window_options, error);
   if (!state.window) return false;
   state.panel.renderer = state.window->renderer();
+  state.panel.history = &state.history;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -420,7 +421,7 @@ std::string ScenePath(const ViewerState& state) {
 // Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
 void SaveScene(ViewerState& state) {
   const std::string path = ScenePath(state);
-  const std::filesystem::path model = RelativeToFolderOf(state.options.model_path, path);
+  const std::filesystem::path model = anim::RelativeToFolderOf(state.options.model_path, path);
   std::string error;
   if (scene::SaveScenario(path, scene::CaptureScenario(*state.loaded.session, model.string()),
                           &error)) {
@@ -517,8 +518,8 @@ void HandlePanelRequests(ViewerState& state) {
   panel.request_save_scene = panel.request_load_scene = panel.request_export_pose = false;
   panel.request_snap_to_rungs = panel.request_undo = panel.request_redo = false;
   panel.request_step_rungs = 0;
-  if (!state.drag.active() && !ImGui::IsAnyItemActive())
-    state.history.Commit(*state.loaded.session);
+  // After "load scene" the session may be another model's: take it afresh.
+  if (!editing) history.Commit(*state.loaded.session);
 }
 
 void Frame(ViewerState& state, float seconds) {

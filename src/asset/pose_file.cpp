@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anim/file_paths.h"
 #include "asset/report.h"
 
 namespace ikpose::asset {
@@ -76,10 +77,7 @@ PoseFileBone ParseBone(const nlohmann::json& j, std::size_t index) {
 }  // namespace
 
 fs::path PoseFile::ModelPath() const {
-  if (model.empty()) return {};
-  const fs::path p(model);
-  if (p.is_absolute()) return p;
-  return (path.parent_path() / p).lexically_normal();
+  return anim::ResolveFromFolderOf(model, path);
 }
 
 bool ReadPoseFile(const fs::path& path, PoseFile* pose, std::string* error) {

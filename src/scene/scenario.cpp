@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "anim/atomic_file.h"
+#include "anim/file_paths.h"
 
 namespace ikpose::scene {
 
@@ -127,10 +128,7 @@ Json ToJson(const glm::vec3& v) {
 }  // namespace
 
 std::string Scenario::ModelPath() const {
-  if (model.empty()) return "";
-  const fs::path p(model);
-  if (p.is_absolute() || file.empty()) return p.string();
-  return (fs::path(file).parent_path() / p).lexically_normal().string();
+  return anim::ResolveFromFolderOf(model, file).string();
 }
 
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error) {
