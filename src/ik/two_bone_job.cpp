@@ -1,5 +1,6 @@
 #include "ik/two_bone_job.h"
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,10 +14,9 @@ namespace {
 // True when no float of `p[0..n)` is NaN or infinite: an exponent of all ones plus one
 // carries into the sign bit, and the OR of all of them keeps it (integer ops, vectorised).
 bool AllFinite(const float* p, int n) {
-  std::uint32_t bits[64];
-  std::memcpy(bits, p, sizeof(float) * n);
   std::uint32_t any = 0;
-  for (int i = 0; i < n; ++i) any |= (bits[i] & 0x7f800000u) + 0x00800000u;
+  for (int i = 0; i < n; ++i)
+    any |= (std::bit_cast<std::uint32_t>(p[i]) & 0x7f800000u) + 0x00800000u;
   return (any & 0x80000000u) == 0;
 }
 template <typename T>
@@ -150,27 +150,67 @@ IKPOSE_KERNEL float Norm2(const glm::quat& q) {
 #define IKPOSE_SCALAR_GLM
 #endif
 
+// The minimal rotation from f to t (both of unit length to a few ulps), unnormalised, with
+// its squared length. Up to 120 degrees it is the half-vector form (m + c, f x t), c = f . t,
+// m = (|f|^2 + |t|^2) / 2 (|f||t| to the square of their difference), whose squared length
+// m^2 + 2mc + |f|^2 |t|^2 is 2m(m + c) to within ((|f|^2 - |t|^2) / 2)^2: known before the
+// cross product is done. Beyond, the general unit kernel (near anti-parallel, half turns).
+struct Turn {
+  glm::quat q;
+  float norm2;
+};
+IKPOSE_KERNEL Turn TurnBetweenUnit(const glm::vec3& f, const glm::vec3& t) {
+  const float c = glm::dot(f, t);
+  if (c > -0.5f) [[likely]] {
+    const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
+    const glm::vec3 x = glm::cross(f, t);
+    return {glm::quat(m + c, x.x, x.y, x.z), 2.f * m * (m + c)};
+  }
+  const glm::quat q = detail::RotationBetweenUnitUnnormalized(f, t);
+  return {q, Norm2(q)};
+}
+
+// 1 / n for n within 2% of 1 (a squared quaternion length UnitNorm2 accepts), without a
+// division: 1 / (1 - x) = (1 + x)(1 + x^2)(1 + x^4) to x^8 < 3e-14.
+IKPOSE_KERNEL float InverseNearOne(float n) {
+  const float x = 1.f - n;
+  const float x2 = x * x;
+  return (1.f + x) * ((1.f + x2) * (1.f + x2 * x2));
+}
+
 // Run() for the seed's case: no report, default options at full weight, the foot following
-// the knee, and a hip scale uniform in magnitude (where the job is exact). The same checks as
-// Map and the positions step, and the same rotations, found in fewer steps:
+// the knee, and a hip scale uniform in magnitude (where the job is exact). It solves the
+// reachable and the too-far cases of well-scaled chains (squared lengths of bones and of the
+// hip-target line within 1e-12..1e12, the knee off the hip-target axis) and returns false for
+// anything else, valid or not, which the general path then takes. The same knee and rotations
+// as the general path, with fewer steps that wait on each other:
+// - lengths from the offsets before they are turned (rotations keep them): |ab| = |hip scale
+//   * knee translation|, |bc| = |hip scale| |knee scale * foot translation|;
+// - reachable: with at = t - a and d = |at|, the knee circle's center is a + at (x1 / d),
+//   x1 / d = (d^2 + |ab|^2 - |bc|^2) / (2 d^2) (or back from t along the shorter bone, which
+//   keeps that bone's digits), its radius^2 is l^2 - (x / d)^2 d^2, and the knee's side is
+//   u = d^2 ab - (ab . at) at (ab without its part along at, times d^2), scaled by
+//   radius / |u|: no square root of d^2 and one division, beside the rest;
 // - the hip's turn is the minimal rotation R1 from b - a to b' - a in the hip's parent space,
-//   so hip' = R1 * hip (the same as hip * d1 with d1 from hip^-1 (b - a) to hip^-1 (b' - a),
-//   without turning both into the hip's frame);
-// - the knee's turn is R2 from knee * (scale * foot translation) to the new lower bone in the
-//   hip's scaled frame, so knee' = R2 * knee;
-// - both pairs have equal lengths (the bones keep theirs), so each is divided by one length
-//   known before the positions step and RotationBetweenUnitKernel needs a single square root.
-// The new knee is b' itself (forward kinematics from hip' gives it to rounding).
-IKPOSE_SCALAR_GLM bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
+//   so hip' = R1 * hip; the knee's is R2 from knee * (scale * foot translation) to the new
+//   lower bone in the hip's scaled frame, so knee' = R2 * knee. Each pair is divided by the
+//   bone's length, known before the positions step (TurnBetweenUnit).
+// The new knee is b' itself (forward kinematics from hip' gives it to rounding) and, when
+// reachable, the new foot is the target.
+// Its scalar floats outnumber the baseline's 16 registers and spill to the stack; clones for
+// x86-64-v3 (AVX2, FMA) and x86-64-v4 (AVX-512: 32 registers) are picked at load time on
+// CPUs that have them. A build for a wider target than the baseline has no clones (its glm
+// functions could not inline into a narrower clone).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX__)
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#endif
+IKPOSE_SCALAR_GLM bool
+RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
   static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
   static_assert(offsetof(TwoBoneJob, target_ms) == offsetof(TwoBoneJob, hip_parent_ms) + 46 * 4);
   const float nh = Norm2(job.hip_ls.rotation);
   const float nk = Norm2(job.knee_ls.rotation);
   const float nf = Norm2(job.foot_ls.rotation);
-  if (!AllFinite(&job.hip_parent_ms[0][0], 49) ||
-      !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf))) {
-    return false;
-  }
   const glm::mat4& pm = job.hip_parent_ms;
   const glm::vec3 c0(pm[0]), c1(pm[1]), c2(pm[2]), translation(pm[3]);
   const glm::vec3 r0 = glm::cross(c1, c2);
@@ -178,12 +218,17 @@ IKPOSE_SCALAR_GLM bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) 
   const glm::vec3 r2 = glm::cross(c0, c1);
   const float det = glm::dot(c0, r0);
   const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  // Run() checked that the hip scale's magnitudes agree, so one nonzero is enough.
   const glm::vec3& sh = job.hip_ls.scale;
-  const glm::vec3 hs = glm::abs(sh);
-  const float hs_max = detail::Max(hs.x, detail::Max(hs.y, hs.z));
-  const float hs_min = detail::Min(hs.x, detail::Min(hs.y, hs.z));
-  if (!(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
-      !(hs_min > 1e-6f * hs_max)) {
+  const glm::vec3 knee_offset = sh * job.knee_ls.translation;
+  const glm::vec3 foot_offset = job.knee_ls.scale * job.foot_ls.translation;
+  const float ab2 = glm::dot(knee_offset, knee_offset);
+  const float lower2 = glm::dot(foot_offset, foot_offset);
+  const float hip_scale = std::fabs(sh.x);
+  if (!AllFinite(&pm[0][0], 49) || !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) ||
+      !(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
+      !(ab2 > 1e-12f && ab2 < 1e12f) || !(lower2 > 1e-12f && lower2 < 1e12f) ||
+      !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
     return false;
   }
   // The target in the parent's space by Cramer's rule (Map's to_parent).
@@ -195,43 +240,74 @@ IKPOSE_SCALAR_GLM bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) 
   // minimal rotations are unit, so that is all the normalising they need).
   const glm::quat& qh = job.hip_ls.rotation;
   const glm::quat& qk = job.knee_ls.rotation;
-  const float kh = 2.f / nh;
-  const float kk = 2.f / nk;
-  const float inv_len_k = 1.f / std::sqrt(nk);
   const glm::vec3 a = job.hip_ls.translation;
-  const glm::vec3 ab = detail::RotateScaled(qh, kh, sh * job.knee_ls.translation);
-  const glm::vec3 lower = detail::RotateScaled(qk, kk, job.knee_ls.scale * job.foot_ls.translation);
-  const glm::vec3 b = a + ab;
-  const glm::vec3 c = b + detail::RotateScaled(qh, kh, sh * lower);
-  // Off the critical path: the unit old directions and what maps the new ones to unit length.
-  const float inv_ab = 1.f / std::sqrt(glm::dot(ab, ab));
-  const float inv_lower = 1.f / std::sqrt(glm::dot(lower, lower));
-  const glm::vec3 from1 = ab * inv_ab;
-  const glm::vec3 from2 = lower * inv_lower;
-  // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length.
-  const glm::vec3 unscale = (1.f / sh) * inv_lower;
+  const glm::vec3 ab = detail::RotateScaled(qh, 2.f * InverseNearOne(nh), knee_offset);
+  const glm::vec3 lower = detail::RotateScaled(qk, 2.f * InverseNearOne(nk), foot_offset);
+  const float inv_ab = 1.f / std::sqrt(ab2);
+  const float inv_lower = 1.f / std::sqrt(lower2);
+  const float l1 = ab2 * inv_ab;
+  const float l2 = hip_scale * (lower2 * inv_lower);
+  const glm::vec3 at = t - a;
+  const float dd = glm::dot(at, at);
+  const float hi = l1 + l2;
+  const float lo = std::fabs(l1 - l2);
+  // ValidatePositions' tests (bones of comparable length, the target off the hip), with a
+  // margin so that what the general path would reject never gets here.
+  if (!(dd > 4e-12f * hi * hi) || !(dd < 1e12f) || !(l1 > 2e-6f * hi) || !(l2 > 2e-6f * hi) ||
+      !(dd >= lo * lo)) {  // too close: folded, rare
+    return false;
+  }
+  const bool too_far = dd > hi * hi;
+  glm::vec3 knee, foot;
+  if (!too_far) [[likely]] {
+    const float diff = (l1 - l2) * (l1 + l2);
+    const bool lower_shorter = l2 < l1;
+    // x / d for the shorter bone.
+    const float k = (lower_shorter ? dd - diff : dd + diff) * (0.5f / dd);
+    const float l = lower_shorter ? l2 : l1;
+    const float radius = std::sqrt(detail::Max(l * l - k * k * dd, 0.f));
+    const glm::vec3 center = lower_shorter ? t - at * k : a + at * k;
+    const glm::vec3 u = ab * dd - at * glm::dot(ab, at);
+    const float u2 = glm::dot(u, u);
+    // u2 = d^4 |ab off the axis|^2.
+    const float on_axis = detail::kOnAxis * hi * dd;
+    if (!(u2 > on_axis * on_axis) || !(u2 < 1e36f)) return false;
+    knee = center + u * (radius / std::sqrt(u2));
+    foot = t;
+  } else {
+    const glm::vec3 dir = at * (1.f / std::sqrt(dd));
+    knee = a + dir * l1;
+    foot = a + dir * hi;
+  }
 
-  const detail::DefaultPositions p = detail::SolveDefaultPositions(a, b, c, t);
-  if (!p.valid) return false;
   // The hip's turn unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2 gives the k that turns by
   // it, one division where normalising first would add a square root to the knee's path.
-  const glm::quat turn1 =
-      detail::RotationBetweenUnitBranchyUnnormalized(from1, (p.knee - a) * inv_ab);
-  const float n1 = Norm2(turn1);
-  const glm::quat hip_turned = turn1 * qh;
+  const Turn turn1 = TurnBetweenUnit(ab * inv_ab, (knee - a) * inv_ab);
+  const glm::quat hip_turned = turn1.q * qh;
+  const float n_hip = turn1.norm2 * nh;
+  const float inv_n_hip = 1.f / std::sqrt(n_hip);
+  // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length;
+  // 1 / s_x = s_y s_z / (s_x s_y s_z), one division.
+  const float inv_volume = inv_lower / (sh.x * sh.y * sh.z);
+  const glm::vec3 unscale = glm::vec3(sh.y * sh.z, sh.x * sh.z, sh.x * sh.y) * inv_volume;
   const glm::vec3 want =
-      detail::RotateScaled(glm::conjugate(hip_turned), 2.f / (n1 * nh), p.foot - p.knee) * unscale;
-  const glm::quat turn2 = detail::RotationBetweenUnitBranchy(from2, want);
+      detail::RotateScaled(glm::conjugate(hip_turned), 2.f / n_hip, foot - knee) * unscale;
+  const Turn turn2 = TurnBetweenUnit(lower * inv_lower, want);
 
   TwoBoneOutput& out = *output;
-  out.hip_rotation_ls = hip_turned * (1.f / std::sqrt(n1 * nh));
-  out.knee_rotation_ls = (turn2 * qk) * inv_len_k;
+  out.hip_rotation_ls = hip_turned * inv_n_hip;
+  out.knee_rotation_ls = (turn2.q * qk) * (1.f / std::sqrt(turn2.norm2 * nk));
   out.foot_rotation_ls = job.foot_ls.rotation;
-  out.reach = static_cast<Reach>(p.reach);
+  out.reach = too_far ? Reach::kTooFar : Reach::kReachable;
   const glm::mat3 linear(c0, c1, c2);
-  out.knee_ms = linear * p.knee + translation;
-  out.foot_ms = linear * p.foot + translation;
-  out.residual_ms = glm::length(out.foot_ms - job.target_ms);
+  out.knee_ms = linear * knee + translation;
+  if (too_far) {
+    out.foot_ms = linear * foot + translation;
+    out.residual_ms = glm::length(out.foot_ms - job.target_ms);
+  } else {
+    out.foot_ms = job.target_ms;  // c' = t
+    out.residual_ms = 0.f;
+  }
   out.limit_clamped = false;
   out.softened = false;
   return true;
@@ -249,7 +325,7 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   if (report == nullptr && end_rotation == EndRotation::kFollow && !options.use_pole &&
       !options.use_limits && options.soften == 1.f && options.weight == 1.f &&
       UniformMagnitude(hip_ls.scale)) {
-    return RunDefault(*this, output);
+    if (RunDefault(*this, output)) return true;
   }
   Mapped m;
   if (Map(*this, &m) != InputError::kNone) return false;

@@ -104,6 +104,45 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPath) {
   }
 }
 
+TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
+  // Chains scaled far from unit size, targets folding the limb (too close) and a knee on the
+  // hip-target line are left to the general path: still solved, with the same pose.
+  testing::ChainGenerator gen(79u);
+  const TwoBoneJob base = RandomJob(gen);
+  const auto run_both = [](const TwoBoneJob& job) {
+    TwoBoneOutput fast, full;
+    TwoBoneReport report;
+    ASSERT_TRUE(job.Run(&fast));
+    ASSERT_TRUE(job.Run(&full, &report));
+    const double limb = report.positions.length_ab + report.positions.length_bc;
+    EXPECT_EQ(fast.reach, full.reach);
+    EXPECT_LE(glm::length(D(fast.knee_ms) - D(full.knee_ms)), 1e-5 * limb);
+    EXPECT_LE(glm::length(D(fast.foot_ms) - D(full.foot_ms)), 1e-5 * limb);
+  };
+  for (const float size : {1e-7f, 1e7f}) {
+    SCOPED_TRACE(::testing::Message() << "size " << size);
+    TwoBoneJob job = base;
+    job.hip_parent_ms[3] *= glm::vec4(size, size, size, 1.f);
+    job.hip_ls.translation *= size;
+    job.knee_ls.translation *= size;
+    job.foot_ls.translation *= size;
+    job.target_ms *= size;
+    run_both(job);
+  }
+  // Straight along +y, upper bone twice the lower: a target at half the upper bone's length
+  // from the hip folds the limb; one straight ahead keeps the knee on the axis.
+  TwoBoneJob job;
+  job.knee_ls.translation = glm::vec3(0.f, 1.f, 0.f);
+  job.foot_ls.translation = glm::vec3(0.f, 0.5f, 0.f);
+  job.target_ms = glm::vec3(0.2f, 0.2f, 0.f);
+  run_both(job);
+  TwoBoneOutput out;
+  ASSERT_TRUE(job.Run(&out));
+  EXPECT_EQ(out.reach, Reach::kTooClose);
+  job.target_ms = glm::vec3(0.f, 1.2f, 0.f);
+  run_both(job);
+}
+
 TEST(TwoBoneJobFastPath, HalfTurnsOfBothBones) {
   // Straight along +x, target behind the hip at full reach: the hip turns around.
   TwoBoneJob job;
