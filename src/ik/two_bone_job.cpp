@@ -170,6 +170,18 @@ IKPOSE_KERNEL Turn TurnBetweenUnit(const glm::vec3& f, const glm::vec3& t) {
   return {q, Norm2(q)};
 }
 
+// turn * q where turn.w is the last input to be ready (it waits on the cosine and m): its
+// terms are added last, so the rest of the product is done by then. glm's operator* starts
+// each component with them.
+IKPOSE_KERNEL glm::quat MulLateW(const glm::quat& turn, const glm::quat& q) {
+  const glm::vec3 u(turn.x, turn.y, turn.z);
+  const glm::vec3 v(q.x, q.y, q.z);
+  const glm::vec3 early = glm::cross(u, v) + u * q.w;
+  const float early_w = -glm::dot(u, v);
+  return glm::quat(early_w + turn.w * q.w, early.x + turn.w * v.x, early.y + turn.w * v.y,
+                   early.z + turn.w * v.z);
+}
+
 // 1 / n for n within 2% of 1 (a squared quaternion length UnitNorm2 accepts), without a
 // division: 1 / (1 - x) = (1 + x)(1 + x^2)(1 + x^4) to x^8 < 3e-14.
 IKPOSE_KERNEL float InverseNearOne(float n) {
@@ -283,7 +295,7 @@ RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
   // The hip's turn unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2 gives the k that turns by
   // it, one division where normalising first would add a square root to the knee's path.
   const Turn turn1 = TurnBetweenUnit(ab * inv_ab, (knee - a) * inv_ab);
-  const glm::quat hip_turned = turn1.q * qh;
+  const glm::quat hip_turned = MulLateW(turn1.q, qh);
   const float n_hip = turn1.norm2 * nh;
   const float inv_n_hip = 1.f / std::sqrt(n_hip);
   // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length;
@@ -296,7 +308,7 @@ RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
 
   TwoBoneOutput& out = *output;
   out.hip_rotation_ls = hip_turned * inv_n_hip;
-  out.knee_rotation_ls = (turn2.q * qk) * (1.f / std::sqrt(turn2.norm2 * nk));
+  out.knee_rotation_ls = MulLateW(turn2.q, qk) * (1.f / std::sqrt(turn2.norm2 * nk));
   out.foot_rotation_ls = job.foot_ls.rotation;
   out.reach = too_far ? Reach::kTooFar : Reach::kReachable;
   const glm::mat3 linear(c0, c1, c2);
