@@ -214,10 +214,12 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 // CPUs that have them. A build for a wider target than the baseline has no clones (its glm
 // functions could not inline into a narrower clone).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX__)
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define IKPOSE_JOB_CLONES \
+  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define IKPOSE_JOB_CLONES
 #endif
-IKPOSE_SCALAR_GLM bool
-RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
+IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
   static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
   static_assert(offsetof(TwoBoneJob, target_ms) == offsetof(TwoBoneJob, hip_parent_ms) + 46 * 4);
   const float nh = Norm2(job.hip_ls.rotation);
@@ -283,7 +285,7 @@ RunDefault(const TwoBoneJob& job, TwoBoneOutput* output) {
     const float u2 = glm::dot(u, u);
     // u2 = d^4 |ab off the axis|^2.
     const float on_axis = detail::kOnAxis * hi * dd;
-    if (!(u2 > on_axis * on_axis) || !(u2 < 1e36f)) return false;
+    if (!(u2 > on_axis * on_axis) || !(u2 > 1e-30f && u2 < 1e36f)) return false;
     knee = center + u * (radius / std::sqrt(u2));
     foot = t;
   } else {
