@@ -122,22 +122,23 @@ IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm:
   return glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
 }
 
-// The same rotation for a single solve, where a branch is cheaper than computing both cases:
-// up to 120 degrees (c > -1/2) m + c keeps its digits and the plain half-vector form is used.
-IKPOSE_KERNEL glm::quat RotationBetweenUnitBranchyUnnormalized(const glm::vec3& f,
-                                                               const glm::vec3& t) {
+// The same rotation for a single solve, where a branch is cheaper than computing both cases,
+// with its squared length. Up to 120 degrees (c > -1/2) m + c keeps its digits and the plain
+// half-vector form (m + c, f x t) is used; its squared length m^2 + 2mc + |f|^2 |t|^2 is
+// 2m(m + c) to within ((|f|^2 - |t|^2) / 2)^2, known before the cross product is done.
+struct UnitTurn {
+  glm::quat q;  // unnormalised
+  float norm2;  // |q|^2
+};
+IKPOSE_KERNEL UnitTurn RotationBetweenUnitBranchy(const glm::vec3& f, const glm::vec3& t) {
   const float c = glm::dot(f, t);
   if (c > -0.5f) [[likely]] {
     const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
     const glm::vec3 x = glm::cross(f, t);
-    return glm::quat(m + c, x.x, x.y, x.z);
+    return {glm::quat(m + c, x.x, x.y, x.z), 2.f * m * (m + c)};
   }
-  return RotationBetweenUnitUnnormalized(f, t);
-}
-IKPOSE_KERNEL glm::quat RotationBetweenUnitBranchy(const glm::vec3& f, const glm::vec3& t) {
-  const glm::quat q = RotationBetweenUnitBranchyUnnormalized(f, t);
-  const float s = 1.f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-  return glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
+  const glm::quat q = RotationBetweenUnitUnnormalized(f, t);
+  return {q, q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z};
 }
 
 // q * v for a quaternion q of squared length n2, given k = 2 / n2: the rotation q stands for,

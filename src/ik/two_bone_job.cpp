@@ -150,26 +150,6 @@ IKPOSE_KERNEL float Norm2(const glm::quat& q) {
 #define IKPOSE_SCALAR_GLM
 #endif
 
-// The minimal rotation from f to t (both of unit length to a few ulps), unnormalised, with
-// its squared length. Up to 120 degrees it is the half-vector form (m + c, f x t), c = f . t,
-// m = (|f|^2 + |t|^2) / 2 (|f||t| to the square of their difference), whose squared length
-// m^2 + 2mc + |f|^2 |t|^2 is 2m(m + c) to within ((|f|^2 - |t|^2) / 2)^2: known before the
-// cross product is done. Beyond, the general unit kernel (near anti-parallel, half turns).
-struct Turn {
-  glm::quat q;
-  float norm2;
-};
-IKPOSE_KERNEL Turn TurnBetweenUnit(const glm::vec3& f, const glm::vec3& t) {
-  const float c = glm::dot(f, t);
-  if (c > -0.5f) [[likely]] {
-    const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
-    const glm::vec3 x = glm::cross(f, t);
-    return {glm::quat(m + c, x.x, x.y, x.z), 2.f * m * (m + c)};
-  }
-  const glm::quat q = detail::RotationBetweenUnitUnnormalized(f, t);
-  return {q, Norm2(q)};
-}
-
 // turn * q where turn.w is the last input to be ready (it waits on the cosine and m): its
 // terms are added last, so the rest of the product is done by then. glm's operator* starts
 // each component with them.
@@ -206,7 +186,7 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 // - the hip's turn is the minimal rotation R1 from b - a to b' - a in the hip's parent space,
 //   so hip' = R1 * hip; the knee's is R2 from knee * (scale * foot translation) to the new
 //   lower bone in the hip's scaled frame, so knee' = R2 * knee. Each pair is divided by the
-//   bone's length, known before the positions step (TurnBetweenUnit).
+//   bone's length, known before the positions step (RotationBetweenUnitBranchy).
 // The new knee is b' itself (forward kinematics from hip' gives it to rounding) and, when
 // reachable, the new foot is the target.
 // Its scalar floats outnumber the baseline's 16 registers and spill to the stack; clones for
@@ -296,7 +276,8 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool RunDefault(const TwoBoneJob& job, TwoBo
 
   // The hip's turn unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2 gives the k that turns by
   // it, one division where normalising first would add a square root to the knee's path.
-  const Turn turn1 = TurnBetweenUnit(ab * inv_ab, (knee - a) * inv_ab);
+  const detail::UnitTurn turn1 =
+      detail::RotationBetweenUnitBranchy(ab * inv_ab, (knee - a) * inv_ab);
   const glm::quat hip_turned = MulLateW(turn1.q, qh);
   const float n_hip = turn1.norm2 * nh;
   const float inv_n_hip = 1.f / std::sqrt(n_hip);
@@ -306,7 +287,7 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool RunDefault(const TwoBoneJob& job, TwoBo
   const glm::vec3 unscale = glm::vec3(sh.y * sh.z, sh.x * sh.z, sh.x * sh.y) * inv_volume;
   const glm::vec3 want =
       detail::RotateScaled(glm::conjugate(hip_turned), 2.f / n_hip, foot - knee) * unscale;
-  const Turn turn2 = TurnBetweenUnit(lower * inv_lower, want);
+  const detail::UnitTurn turn2 = detail::RotationBetweenUnitBranchy(lower * inv_lower, want);
 
   TwoBoneOutput& out = *output;
   out.hip_rotation_ls = hip_turned * inv_n_hip;
@@ -475,11 +456,8 @@ bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
     pr.knee_rotation = DescribeRotation(knee_ms, lower_turned);
     report->hip_delta_ls = DescribeRotation(d1, m.knee_offset);
     report->knee_delta_ls = DescribeRotation(d2, m.foot_offset);
-    const auto uniform = [](const glm::vec3& v) {
-      const glm::vec3 mag = glm::abs(v);
-      return std::fabs(mag.x - mag.y) <= 1e-5f * mag.x && std::fabs(mag.x - mag.z) <= 1e-5f * mag.x;
-    };
-    report->exact = uniform(sh) && (end_rotation == EndRotation::kFollow || uniform(knee_ls.scale));
+    report->exact =
+        exact && (end_rotation == EndRotation::kFollow || UniformMagnitude(knee_ls.scale));
   }
   *output = out;
   return true;

@@ -60,19 +60,24 @@ double Distance(const std::vector<double>& a, const std::vector<double>& b) {
   return std::sqrt(d);
 }
 
-// The exported file's node pose (its bones' rest positions) is the pose `ikpose pose ARGS`
-// reports, bone by bone.
-void ExpectNodePoseIsPoses(const fs::path& exported_file, std::vector<std::string> pose_args) {
-  pose_args.insert(pose_args.begin(), "pose");
-  pose_args.push_back("--json");
-  const ProgramResult posed = RunIkpose(pose_args);
-  ASSERT_EQ(posed.exit_code, 0) << posed.err;
-  const auto want = Positions(json::parse(posed.out)["bones"], "position_ms");
+// The exported file's node pose (its bones' rest positions) is the pose in `pose_json` (what
+// `ikpose pose --json` printed), bone by bone.
+void ExpectNodePoseIs(const fs::path& exported_file, const std::string& pose_json) {
+  const auto want = Positions(json::parse(pose_json)["bones"], "position_ms");
   const json exported = Inspect(exported_file);
   const auto got = Positions(exported["bones"], "rest_position_ms");
   for (const auto& [name, position] : want) {
     EXPECT_LT(Distance(got.at(name), position), 1e-5 * exported["height"].get<double>()) << name;
   }
+}
+
+// The same for the pose `ikpose pose ARGS` reports.
+void ExpectNodePoseIsPoses(const fs::path& exported_file, std::vector<std::string> pose_args) {
+  pose_args.insert(pose_args.begin(), "pose");
+  pose_args.push_back("--json");
+  const ProgramResult posed = RunIkpose(pose_args);
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  ExpectNodePoseIs(exported_file, posed.out);
 }
 
 // Runs tools/validator on `file`; expects no errors unless it is not installed.
@@ -180,12 +185,7 @@ TEST(ExportCli, SharedModelWithDuplicateNamesRoundTrips) {
   const ProgramResult r =
       RunIkpose({"export", "--pose", pose_file.string(), "--out", out.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto want = Positions(json::parse(posed.out)["bones"], "position_ms");
-  const json exported = Inspect(out);
-  const auto got = Positions(exported["bones"], "rest_position_ms");
-  for (const auto& [name, position] : want) {
-    EXPECT_LT(Distance(got.at(name), position), 1e-5 * exported["height"].get<double>()) << name;
-  }
+  ExpectNodePoseIs(out, posed.out);
   ExpectValid(out);
   fs::remove_all(dir);
 }
