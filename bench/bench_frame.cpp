@@ -36,6 +36,7 @@ struct Fixture {
     for (anim::Limb limb : anim::kLimbs) {
       if (session->target(limb).available) {
         session->target(limb).target_ms += glm::vec3(0.03f, 0.05f, 0.04f);
+        session->target(limb).given = true;
       }
     }
   }

@@ -1,8 +1,22 @@
 #include "anim/model.h"
 
+#include <cmath>
+#include <cstdlib>
+
 #include "anim/skinning.h"
 
 namespace ikpose::anim {
+
+float MetersPerUnit(const Model& model) {
+  const std::string& u = model.units;
+  if (u == "m") return 1.0f;
+  if (u.size() < 2 || u.compare(u.size() - 2, 2, "cm") != 0) return 0.0f;
+  const std::string number = u.substr(0, u.size() - 2);
+  if (number.find_first_not_of(' ') == std::string::npos) return 0.01f;
+  char* end = nullptr;
+  const float cm = std::strtof(number.c_str(), &end);
+  return std::isfinite(cm) && cm > 0.0f ? 0.01f * cm : 0.0f;
+}
 
 int FindClip(const Model& model, const std::string& name) {
   const int n = static_cast<int>(model.clips.size());

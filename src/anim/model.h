@@ -91,6 +91,10 @@ struct Model {
   std::string units;                  // "m" for glTF; "" when the file does not say
 };
 
+// Metres per model unit from `Model::units` ("m" 1, "cm" 0.01, "2.54 cm" 0.0254); 0 when the
+// file does not say, so a caller shows plain "units" rather than a guess.
+float MetersPerUnit(const Model& model);
+
 // Index of the clip called `name`, -1 if none. An unnamed clip also answers to "0", "1"...
 // (its index) and to "" when it is the only clip.
 int FindClip(const Model& model, const std::string& name);

@@ -6,7 +6,7 @@
 
 namespace ikpose::app {
 
-bool ParseChainPoint(const std::string& text, const char* what, ChainPoint* spec,
+bool ParseChainPoint(const std::string& text, const char* what, scene::ChainPoint* spec,
                      std::string* error) {
   const std::size_t eq = text.rfind('=');
   if (eq == std::string::npos || eq == 0) {
@@ -30,7 +30,7 @@ bool ParseChainPoint(const std::string& text, const char* what, ChainPoint* spec
                "'): NaN and infinity are rejected";
       return false;
     }
-    spec->point[i] = static_cast<float>(v);
+    spec->point_ms[i] = static_cast<float>(v);
     p = end;
     if (i < 2) {
       if (*p != ',') {
@@ -46,8 +46,8 @@ bool ParseChainPoint(const std::string& text, const char* what, ChainPoint* spec
              "') has something after the third number";
     return false;
   }
-  if (!std::isfinite(spec->point.x) || !std::isfinite(spec->point.y) ||
-      !std::isfinite(spec->point.z)) {
+  if (!std::isfinite(spec->point_ms.x) || !std::isfinite(spec->point_ms.y) ||
+      !std::isfinite(spec->point_ms.z)) {
     *error = std::string(what) + " for " + spec->chain + " is out of range";
     return false;
   }

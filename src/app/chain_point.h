@@ -4,17 +4,12 @@
 
 #include <string>
 
-#include <glm/glm.hpp>
+#include "scene/posing_request.h"
 
 namespace ikpose::app {
 
-struct ChainPoint {
-  std::string chain;
-  glm::vec3 point{0.f};
-};
-
 // `what` names the option in messages ("target", "pole").
-bool ParseChainPoint(const std::string& text, const char* what, ChainPoint* spec,
+bool ParseChainPoint(const std::string& text, const char* what, scene::ChainPoint* spec,
                      std::string* error);
 
 }  // namespace ikpose::app

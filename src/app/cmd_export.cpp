@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <sstream>
 
 #include "app/paths.h"
+#include "app/pose_report.h"
 #include "asset/export_gltf.h"
 #include "asset/load_model.h"
 #include "asset/pose_file.h"
@@ -15,9 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int Fail(std::ostream& err, const std::string& what) {
+int Fail(std::ostream& err, const std::string& what, int code = 1) {
   err << "ikpose: error: " << what << "\n";
-  return 1;
+  return code;
 }
 
 std::string Lower(std::string text) {
@@ -46,16 +48,16 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     return Fail(err, error);
   }
   PosePlan plan;
-  if (!PlanPose(request, &plan, &error)) return Fail(err, error);
-  if (!options.pose.empty() && plan.clip) {
+  PlanError planned;
+  if (!PlanPose(request, &plan, &planned)) return Fail(err, planned.what, planned.exit_code);
+  const std::string clip = plan.request.ClipName();
+  if (!options.pose.empty() && !clip.empty()) {
     return Fail(err, std::string("--pose and a clip (") +
                          (request.clip ? "--clip" : "from " + request.scene.string()) +
                          ") both give the starting pose; use one");
   }
-  fs::path model_path = options.model;
-  if (model_path.empty()) model_path = pose_file.ModelPath();
-  if (model_path.empty()) model_path = plan.scene_model;
-  if (model_path.empty()) model_path = DefaultModelPath();
+  const fs::path model_path = ChooseModel(
+      options.model, pose_file.ModelPath().empty() ? plan.scene_model : pose_file.ModelPath());
   std::error_code ec;
   const fs::path folder = options.out.has_parent_path() ? options.out.parent_path() : ".";
   if (!fs::is_directory(folder, ec)) {
@@ -68,30 +70,31 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
 
   anim::Model model;
   if (!asset::TryLoadModel(model_path, &model, &error)) return Fail(err, error);
-  anim::Pose pose = anim::RestPose(model.skeleton);
   int unlisted = 0;
-  if (!options.pose.empty() && !asset::PoseFromFile(pose_file, model, &pose, &unlisted, &error)) {
-    return Fail(err, error);
+  if (!options.pose.empty()) {
+    anim::Pose start = anim::RestPose(model.skeleton);
+    if (!asset::PoseFromFile(pose_file, model, &start, &unlisted, &error)) return Fail(err, error);
+    plan.request.start_pose_ls = std::move(start.locals_ls);
   }
-  if (!SampleClip(plan, model, &pose, &error)) return Fail(err, error);
-  std::vector<asset::SolvedChain> solved;
-  if (!SolveTargets(plan, model, &pose, &solved, &error)) return Fail(err, error);
+  const std::unique_ptr<scene::PosingSession> session =
+      scene::BuildSession(model, plan.request, &error);
+  if (!session) return Fail(err, error);
 
   std::vector<std::string> warnings;
-  if (!asset::WritePosedGlb(model, pose.locals_ls, options.out, &warnings, &error)) {
+  if (!asset::WritePosedGlb(model, session->pose().locals_ls, options.out, &warnings, &error)) {
     return Fail(err, error);
   }
 
   std::ostringstream from;
   if (!options.pose.empty()) from << " from " << options.pose.string();
-  if (plan.clip) from << " from clip '" << *plan.clip << "' at " << plan.time << " s";
+  if (!clip.empty()) from << " from clip '" << clip << "' at " << session->playback.time << " s";
   out << "wrote " << options.out.string() << ": " << model_path.filename().string() << " posed"
       << from.str() << "\n";
   if (unlisted > 0) {
     out << "note: " << unlisted << " bones not in " << options.pose.string()
         << " keep their rest transform\n";
   }
-  for (const asset::SolvedChain& sc : solved) {
+  for (const asset::SolvedChain& sc : SolvedChains(*session)) {
     out << "  " << sc.chain.name << ": " << ik::ReachName(sc.result.output.reach) << ", end "
         << sc.result.error_ms << " from the target\n";
   }

@@ -1,11 +1,13 @@
 #include "app/cmd_pose.h"
 
+#include <memory>
 #include <sstream>
 
 #include "anim/atomic_file.h"
 #include "anim/file_paths.h"
 #include "app/paths.h"
 #include "app/pose_plan.h"
+#include "app/pose_report.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
 
@@ -52,9 +54,9 @@ void PrintText(const asset::Json& j, std::ostream& out) {
   }
 }
 
-int Fail(std::ostream& err, const std::string& what) {
+int Fail(std::ostream& err, const std::string& what, int code = 1) {
   err << "ikpose: error: " << what << "\n";
-  return 1;
+  return code;
 }
 
 }  // namespace
@@ -62,27 +64,26 @@ int Fail(std::ostream& err, const std::string& what) {
 int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   // Check the arguments before the (slow) load.
   PosePlan plan;
-  std::string error;
-  if (!PlanPose(options.request, &plan, &error)) return Fail(err, error);
-  fs::path model_path = options.model;
-  if (model_path.empty()) model_path = plan.scene_model;
-  if (model_path.empty()) model_path = DefaultModelPath();
-
+  PlanError planned;
+  if (!PlanPose(options.request, &plan, &planned)) {
+    return Fail(err, planned.what, planned.exit_code);
+  }
+  const fs::path model_path = ChooseModel(options.model, plan.scene_model);
   anim::Model model;
+  std::string error;
   if (!asset::TryLoadModel(model_path, &model, &error)) return Fail(err, error);
-  anim::Pose pose = anim::RestPose(model.skeleton);
-  if (!SampleClip(plan, model, &pose, &error)) return Fail(err, error);
-  const anim::Pose before = pose;
-  std::vector<asset::SolvedChain> solved;
-  if (!SolveTargets(plan, model, &pose, &solved, &error)) return Fail(err, error);
+  const std::unique_ptr<scene::PosingSession> session =
+      scene::BuildSession(model, plan.request, &error);
+  if (!session) return Fail(err, error);
 
-  asset::Json report = asset::PoseReport(model, before, pose, solved);
+  asset::Json report = SessionReport(*session);
   if (!options.out.empty()) {
     asset::Json saved;
     saved["model"] = anim::RelativeToFolderOf(model_path, options.out).string();
-    if (plan.clip) {
-      saved["clip"] = *plan.clip;
-      saved["time"] = plan.time;
+    const std::string clip = plan.request.ClipName();
+    if (!clip.empty()) {
+      saved["clip"] = clip;
+      saved["time"] = session->playback.time;
     }
     for (auto& [key, value] : report.items()) saved[key] = value;
     if (!anim::WriteFileAtomically(options.out, saved.dump(2) + "\n", &error))

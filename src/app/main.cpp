@@ -12,7 +12,6 @@
 
 #include <glm/glm.hpp>
 
-#include "app/chain_point.h"
 #include "app/cmd_export.h"
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
@@ -42,21 +41,11 @@ bool ParseSize(const std::string& text, int* width, int* height) {
   return true;
 }
 
-// Every --target/--pole of a command, parsed; false with the first problem.
-bool ParseChainPoints(const std::vector<std::string>& texts, const char* what,
-                      std::vector<std::pair<std::string, glm::vec3>>* out, std::string* error) {
-  for (const auto& text : texts) {
-    ikpose::app::ChainPoint point;
-    if (!ikpose::app::ParseChainPoint(text, what, &point, error)) return false;
-    out->emplace_back(point.chain, point.point);
-  }
-  return true;
-}
-
-// --scene, --target, --pole, --clip and --time: what `pose` and `export` solve.
+// --scene, --target, --pole, --clip and --time: what every posing command solves, one road.
 void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                            const char* target_help, const char* clip_help) {
-  command->add_option("--scene", request->scene, "scenario file: its limbs, options and clip");
+  command->add_option("--scene", request->scene,
+                      "scenario file: its limbs, options, ladder and clip");
   command->add_option("--target", request->targets, target_help);
   command->add_option("--pole", request->poles, "CHAIN=x,y,z pole, model space");
   command->add_option("--clip", request->clip, clip_help);
@@ -84,9 +73,10 @@ int main(int argc, char** argv) {
   CLI::App* view_cmd = cli.add_subcommand("view", "open the viewer");
   view_cmd->add_option("MODEL", view.model_path, "model to open (default: the bundled character)");
   view_cmd->add_option("--size", view_size, "window size WxH");
-  view_cmd->add_option("--scene", view.scene_path, "scenario file to open (and save back to)");
+  AddPoseRequestOptions(view_cmd, &view.request, "CHAIN=x,y,z: a limb target (model space)",
+                        "clip to pose the model from");
   view_cmd->add_option("--report", view.report_path,
-                       "on exit, write each limb's target and end position as JSON");
+                       "on exit, write the pose report (as pose --json) and the window's state");
   view_cmd
       ->add_option("--quit-after-frames", view.quit_after_frames,
                    "close after N frames on screen (for timing the start-up)")
@@ -99,15 +89,13 @@ int main(int argc, char** argv) {
   render_cmd->add_option("MODEL", render.model_path, "model (default: the bundled character)");
   render_cmd->add_option("--out", render.screenshot_path, "PNG file to write")->required();
   render_cmd->add_option("--size", render_size, "image size WxH");
-  render_cmd->add_option("--scene", render.scene_path, "scenario file to pose from");
-  std::vector<std::string> render_targets, render_poles;
+  AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
+                        "clip to pose the model from");
+  render_cmd->add_option("--report", render.report_path,
+                         "write the pose report of the image (what pose --json prints)");
   std::string render_camera;
-  render_cmd->add_option("--target", render_targets, "CHAIN=x,y,z: a limb target (model space)");
-  render_cmd->add_option("--pole", render_poles, "CHAIN=x,y,z: a pole for that limb");
   render_cmd->add_option("--camera", render_camera,
                          "yaw,pitch,distance in degrees and model units");
-  render_cmd->add_option("--clip", render.clip, "clip to pose the model from");
-  render_cmd->add_option("--time", render.clip_time, "time in the clip, seconds");
   bool render_overlay = false;
   bool render_no_panel = false;
   render_cmd->add_flag("--overlay", render_overlay, "draw skeleton, targets, knee circles");
@@ -174,11 +162,6 @@ int main(int argc, char** argv) {
     if (!ParseSize(render_size, &render.width, &render.height)) {
       return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);
     }
-    std::string error;
-    if (!ParseChainPoints(render_targets, "target", &render.targets, &error) ||
-        !ParseChainPoints(render_poles, "pole", &render.poles, &error)) {
-      return Fail(error, 2);
-    }
     if (!render_camera.empty()) {
       ikpose::app::CameraSetting camera;
       char rest = 0;
@@ -190,7 +173,6 @@ int main(int argc, char** argv) {
       }
       render.camera = camera;
     }
-    if (!std::isfinite(render.clip_time)) return Fail("--time must be a finite number", 2);
     render.offscreen = true;
     render.overlay = render_overlay;
     render.panel = !render_no_panel;

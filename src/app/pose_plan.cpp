@@ -2,132 +2,61 @@
 
 #include <cmath>
 
-#include "scene/scenario.h"
+#include "app/chain_point.h"
+#include "app/paths.h"
 
 namespace ikpose::app {
 
 namespace {
 
-std::string ClipList(const anim::Model& model) {
-  std::string list;
-  for (std::size_t i = 0; i < model.clips.size(); ++i) {
-    if (i > 0) list += ", ";
-    list += model.clips[i].name.empty() ? std::to_string(i) : model.clips[i].name;
+bool ParsePoints(const std::vector<std::string>& texts, const char* what,
+                 std::vector<scene::ChainPoint>* out, std::string* error) {
+  for (const std::string& text : texts) {
+    scene::ChainPoint point;
+    if (!ParseChainPoint(text, what, &point, error)) return false;
+    out->push_back(point);
   }
-  return list.empty() ? "the model has none" : "clips: " + list;
+  return true;
 }
 
 }  // namespace
 
-bool PlanPose(const PoseRequest& request, PosePlan* plan, std::string* error) {
+bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
   PosePlan out;
-  for (const std::string& text : request.targets) {
-    ChainPoint spec;
-    if (!ParseChainPoint(text, "target", &spec, error)) return false;
-    for (const ChainPoint& other : out.targets) {
-      if (other.chain == spec.chain) {
-        *error = "chain " + spec.chain + " has two targets";
-        return false;
-      }
-    }
-    out.targets.push_back(spec);
-  }
-  // A scenario adds its limbs (targets with their options) and its clip, unless the command
-  // line names them.
-  scene::Scenario scenario;
-  if (!request.scene.empty() && !scene::LoadScenario(request.scene.string(), &scenario, error)) {
+  scene::PosingRequest& r = out.request;
+  error->exit_code = 2;
+  if (!ParsePoints(request.targets, "target", &r.targets, &error->what) ||
+      !ParsePoints(request.poles, "pole", &r.poles, &error->what)) {
     return false;
   }
-  for (anim::Limb limb : anim::kLimbs) {
-    const scene::LimbSetting& setting = scenario.limbs[static_cast<int>(limb)];
-    const std::string name(anim::LimbName(limb));
-    if (!setting.present || !setting.enabled || !setting.target_ms) continue;
-    out.scene_options[name] = setting.options;
-    bool given = false;
-    for (const ChainPoint& t : out.targets) given = given || t.chain == name;
-    if (!given) out.targets.push_back({name, *setting.target_ms});
-  }
-  for (const std::string& text : request.poles) {
-    ChainPoint spec;
-    if (!ParseChainPoint(text, "pole", &spec, error)) return false;
-    if (out.poles.count(spec.chain) != 0) {
-      *error = "chain " + spec.chain + " has two poles";
+  r.clip = request.clip;
+  if (request.time) {
+    if (!std::isfinite(*request.time) || std::abs(*request.time) > 1e30) {
+      error->what = "--time must be a finite number of seconds";
       return false;
     }
-    bool targeted = false;
-    for (const ChainPoint& t : out.targets) targeted = targeted || t.chain == spec.chain;
-    if (!targeted) {
-      *error = "pole given for chain " + spec.chain + ", which has no --target";
+    r.time = static_cast<float>(*request.time);
+  }
+  if (!request.scene.empty()) {
+    scene::Scenario scenario;
+    if (!scene::LoadScenario(request.scene.string(), &scenario, &error->what)) {
+      error->exit_code = 1;
       return false;
     }
-    out.poles[spec.chain] = spec.point;
+    out.scene_model = scenario.ModelPath();
+    r.scenario = std::move(scenario);
   }
-  // --time alone moves the scenario's clip.
-  out.clip = request.clip;
-  std::optional<double> time = request.time;
-  if (!out.clip && !scenario.clip.empty()) {
-    out.clip = scenario.clip;
-    if (!time) time = scenario.time;
-  }
-  if (request.time && !out.clip) {
-    *error = "--time needs --clip";
-    return false;
-  }
-  if (request.time && !std::isfinite(*request.time)) {
-    *error = "--time must be a finite number of seconds";
-    return false;
-  }
-  out.time = time.value_or(0.0);
-  out.scene_model = scenario.ModelPath();
+  if (!scene::CheckRequest(r, &error->what)) return false;
   *plan = std::move(out);
+  *error = {};
   return true;
 }
 
-bool SampleClip(const PosePlan& plan, const anim::Model& model, anim::Pose* pose,
-                std::string* error) {
-  if (!plan.clip) return true;
-  const int clip = anim::FindClip(model, *plan.clip);
-  if (clip < 0) {
-    *error = model.source + ": no clip named '" + *plan.clip + "' (" + ClipList(model) + ")";
-    return false;
-  }
-  anim::SampleClip(model.clips[static_cast<std::size_t>(clip)], static_cast<float>(plan.time),
-                   pose->locals_ls);
-  anim::UpdateModels(model.skeleton, *pose);
-  return true;
-}
-
-bool SolveTargets(const PosePlan& plan, const anim::Model& model, anim::Pose* pose,
-                  std::vector<asset::SolvedChain>* solved, std::string* error) {
-  const anim::Pose rest = anim::RestPose(model.skeleton);
-  for (const ChainPoint& target : plan.targets) {
-    asset::SolvedChain sc;
-    if (!anim::ResolveChain(model.skeleton, rest, model.chains, target.chain, &sc.chain, error)) {
-      *error = model.source + ": " + *error;
-      return false;
-    }
-    sc.chain.name = target.chain;
-    anim::ChainSolveOptions solve;
-    if (const auto from_scene = plan.scene_options.find(target.chain);
-        from_scene != plan.scene_options.end()) {
-      solve = from_scene->second;
-      sc.has_pole = solve.solver.use_pole;
-      sc.pole_ms = solve.solver.pole_ms;
-    }
-    if (const auto pole = plan.poles.find(target.chain); pole != plan.poles.end()) {
-      sc.has_pole = true;
-      sc.pole_ms = pole->second;
-      solve.solver.use_pole = true;
-      solve.solver.pole_ms = pole->second;
-    }
-    sc.result = anim::SolveChainOnPose(model.skeleton, sc.chain, target.point, solve, *pose);
-    if (!sc.result.ok) {
-      *error = model.source + ": " + sc.result.error;
-      return false;
-    }
-    solved->push_back(sc);
-  }
-  return true;
+std::filesystem::path ChooseModel(const std::filesystem::path& named,
+                                  const std::filesystem::path& from_file) {
+  if (!named.empty()) return named;
+  if (!from_file.empty()) return from_file;
+  return DefaultModelPath();
 }
 
 }  // namespace ikpose::app

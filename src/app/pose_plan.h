@@ -1,25 +1,19 @@
-// What `ikpose pose` and `ikpose export` solve: the targets, poles and clip of the command line
-// and of a scenario file, checked before the (slow) model load, then solved on a model.
+// From a command line to a posing request: what view, render, pose and export share.
 //
-// What: `PlanPose` parses --target/--pole, reads --scene (its enabled limbs with their options
-// and its clip, unless the command line names them) and checks --clip/--time; `SampleClip`
-// starts a pose from the clip and `SolveTargets` solves each target in order on a pose.
-// Why: one command line and one set of errors for every command that poses a model.
-// Limits: chains are solved one after the other; a later chain sees the earlier ones' result.
+// What: `PoseRequest` is the command line's words (--scene, --target, --pole, --clip, --time);
+// `PlanPose` parses them, reads the scenario file and checks what can be checked before the
+// (slow) model load, giving a scene::PosingRequest that scene::BuildSession turns into a pose.
+// Why: one command line and one set of errors for every command that poses a model, and one
+// road from there to the pose (scene/posing_request.h).
+// Limits: names of chains and clips are checked against the model later, by BuildSession.
 #pragma once
 
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <glm/glm.hpp>
-
-#include "anim/apply_ik.h"
-#include "anim/model.h"
-#include "app/chain_point.h"
-#include "asset/report.h"
+#include "scene/posing_request.h"
 
 namespace ikpose::app {
 
@@ -28,29 +22,26 @@ struct PoseRequest {
   std::vector<std::string> targets;  // "CHAIN=x,y,z", one per --target
   std::vector<std::string> poles;    // "CHAIN=x,y,z", one per --pole
   std::optional<std::string> clip;   // --clip NAME
-  std::optional<double> time;        // --time T, seconds (needs --clip)
+  std::optional<double> time;        // --time T, seconds (needs a clip)
 };
 
 struct PosePlan {
-  std::vector<ChainPoint> targets;  // command line first, then the scenario's other limbs
-  std::map<std::string, glm::vec3> poles;
-  std::map<std::string, anim::ChainSolveOptions> scene_options;  // per chain, from --scene
-  std::optional<std::string> clip;                               // --clip, else the scenario's
-  double time = 0.0;
+  scene::PosingRequest request;
   std::filesystem::path scene_model;  // the scenario's model, resolved; empty for none
 };
 
-// False with one line in *error for a bad --target/--pole/--time or an unreadable scenario.
-bool PlanPose(const PoseRequest& request, PosePlan* plan, std::string* error);
+// How a plan failed: exit status 2 for a command line that cannot be used, 1 for a file.
+struct PlanError {
+  int exit_code = 0;
+  std::string what;
+};
 
-// Samples the plan's clip (if any) into `pose`, a pose of `model`, and updates its model
-// matrices. False with one line "<model file>: no clip named ..." for an unknown clip.
-bool SampleClip(const PosePlan& plan, const anim::Model& model, anim::Pose* pose,
-                std::string* error);
+// False with one line in error->what.
+bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error);
 
-// Solves the plan's targets in order on `pose` (model matrices up to date). False with one line
-// "<model file>: <what>" for an unknown chain or a target that cannot be solved.
-bool SolveTargets(const PosePlan& plan, const anim::Model& model, anim::Pose* pose,
-                  std::vector<asset::SolvedChain>* solved, std::string* error);
+// The model a command opens: the one named on the command line, else the saved file's (a pose
+// or scenario file), else the bundled character.
+std::filesystem::path ChooseModel(const std::filesystem::path& named,
+                                  const std::filesystem::path& from_file);
 
 }  // namespace ikpose::app

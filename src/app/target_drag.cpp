@@ -41,12 +41,11 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
   }
   if (modifiers.fine) delta *= 0.1f;
   scene::LimbTarget& t = session.target(limb_);
-  if (handle_ == Handle::kTarget) {
-    t.target_ms = start_ms_ + delta;
-    t.rung = -1;  // a dragged target has left its rung
-  } else {
-    t.options.solver.pole_ms = start_ms_ + delta;
-  }
+  glm::vec3& moved = handle_ == Handle::kTarget ? t.target_ms : t.options.solver.pole_ms;
+  if (moved == start_ms_ + delta) return;  // a click without a move changes nothing
+  moved = start_ms_ + delta;
+  t.given = true;  // placed by the user: solved from now on (a pole needs its limb solved too)
+  if (handle_ == Handle::kTarget) t.rung = -1;  // a dragged target has left its rung
 }
 
 int PickJoint(const Ray& ray, const anim::Skeleton& skeleton, const anim::Pose& pose,

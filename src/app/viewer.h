@@ -5,10 +5,8 @@
 
 #include <optional>
 #include <string>
-#include <utility>
-#include <vector>
 
-#include <glm/glm.hpp>
+#include "app/pose_plan.h"
 
 namespace ikpose::app {
 
@@ -19,21 +17,17 @@ struct CameraSetting {
 };
 
 struct ViewerOptions {
-  std::string model_path;
+  std::string model_path;  // empty: the scenario's model, else the bundled character
+  PoseRequest request;     // --scene, --target, --pole, --clip, --time: as pose and export
   int width = 1280;
   int height = 720;
   bool offscreen = false;
   std::string screenshot_path;  // offscreen: where the PNG goes
-  std::string report_path;      // written on exit: targets and where the limbs ended
-  std::string scene_path;       // scenario to open; the panel's "save scene" writes it back
-  std::vector<std::pair<std::string, glm::vec3>> targets;  // CHAIN -> model-space target
-  std::vector<std::pair<std::string, glm::vec3>> poles;
+  std::string report_path;      // written on exit: the pose report of what was drawn
   std::optional<CameraSetting> camera;
-  std::string clip;  // clip name; empty for the rest pose
-  float clip_time = 0.0f;
-  bool overlay = true;  // offscreen: draw skeleton, targets and circles
-  bool panel = true;    // offscreen: draw the ImGui panel
-  bool grid = true;     // the floor grid
+  bool overlay = true;        // offscreen: draw skeleton, targets and circles
+  bool panel = true;          // offscreen: draw the ImGui panel
+  bool grid = true;           // the floor grid
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
 };
 

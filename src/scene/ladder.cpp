@@ -7,6 +7,21 @@
 
 namespace ikpose::scene {
 
+Ladder LadderFor(float height, const glm::vec3& floor_ms, const glm::vec3& forward_ms) {
+  // Fractions of the character's height; for 1.8 m: 31 cm spacing, 50 cm between the rails, a
+  // 4 cm thick rung, the first rung 25 cm up, the ladder 36 cm in front.
+  constexpr float kSpacing = 0.17f, kRailWidth = 0.28f, kRungRadius = 0.011f;
+  constexpr float kFirstRung = 0.14f, kInFront = 0.2f;
+  const float h = std::max(height, 1e-3f);
+  Ladder ladder;
+  ladder.base_ms = {floor_ms.x, floor_ms.y, floor_ms.z + kInFront * h * forward_ms.z};
+  ladder.rung_spacing = kSpacing * h;
+  ladder.rail_width = kRailWidth * h;
+  ladder.rung_radius = kRungRadius * h;
+  ladder.first_rung_height = kFirstRung * h;
+  return ladder;
+}
+
 bool Ladder::Valid() const {
   return rung_spacing > 0.0f && rung_count > 0 && rail_width > 0.0f && rung_radius >= 0.0f &&
          std::isfinite(base_ms.x) && std::isfinite(base_ms.y) && std::isfinite(base_ms.z);

@@ -34,4 +34,9 @@ struct Ladder {
   void Draw(anim::DebugDraw& draw) const;
 };
 
+// A ladder sized to a character `height` tall standing on `floor_ms` (the point under its
+// centre), a fifth of its height in front of it along `forward_ms`: rungs as far apart as
+// common ladders are for a 1.8 m adult (30 cm), rails a shoulder-width apart, rungs a grip thick.
+Ladder LadderFor(float height, const glm::vec3& floor_ms, const glm::vec3& forward_ms);
+
 }  // namespace ikpose::scene

@@ -1,6 +1,7 @@
 #include "scene/overlays.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ikpose::scene {
 
@@ -42,8 +43,11 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
     if (!target.available) continue;
     const anim::ChainSolveResult& result = session.result(limb);
     const bool solved = target.enabled && result.ok;
-    const glm::vec4 color =
-        solved ? ReachColor(result.output.reach) : glm::vec4(0.6f, 0.6f, 0.6f, 1.0f);
+    // A target resting on its hand (not placed yet) is on it: reachable, drawn fainter.
+    const glm::vec4 color = solved ? ReachColor(result.output.reach)
+                            : target.enabled && !target.given
+                                ? glm::vec4(glm::vec3(ReachColor(ik::Reach::kReachable)), 0.55f)
+                                : glm::vec4(0.6f, 0.6f, 0.6f, 1.0f);
     if (options.targets) {
       draw.Sphere(target.target_ms, handle, color);
       if (target.options.solver.use_pole) {
@@ -70,6 +74,22 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
       draw.Sphere(result.hip_ms, outer, {0.5f, 0.8f, 1.0f, 0.35f}, 48);
       if (inner > 0.0f) draw.Sphere(result.hip_ms, inner, {1.0f, 0.6f, 0.2f, 0.35f}, 32);
     }
+  }
+}
+
+void DrawFloorGrid(const glm::vec3& center_ms, float floor_y, float model_height,
+                   anim::DebugDraw& draw) {
+  const float step = std::pow(10.0f, std::floor(std::log10(std::max(model_height, 1e-3f) * 0.5f)));
+  const int lines = 10;
+  const glm::vec3 c(std::round(center_ms.x / step) * step, floor_y,
+                    std::round(center_ms.z / step) * step);
+  const float e = static_cast<float>(lines) * step * 0.5f;
+  for (int i = -lines; i <= lines; ++i) {
+    const float o = static_cast<float>(i) * step * 0.5f;
+    const glm::vec4 color =
+        i == 0 ? glm::vec4(0.55f, 0.55f, 0.6f, 0.8f) : glm::vec4(0.4f, 0.42f, 0.46f, 0.55f);
+    draw.Line(c + glm::vec3(-e, 0, o), c + glm::vec3(e, 0, o), color);
+    draw.Line(c + glm::vec3(o, 0, -e), c + glm::vec3(o, 0, e), color);
   }
 }
 

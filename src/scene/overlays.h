@@ -29,4 +29,9 @@ float HandleRadius(float model_height);
 void DrawOverlays(const PosingSession& session, const OverlayOptions& options, float model_height,
                   anim::DebugDraw& draw);
 
+// A floor grid under a model `model_height` tall centred at `center_ms` standing at `floor_y`:
+// lines half a power of ten apart (50 cm for people), the middle lines brighter.
+void DrawFloorGrid(const glm::vec3& center_ms, float floor_y, float model_height,
+                   anim::DebugDraw& draw);
+
 }  // namespace ikpose::scene

@@ -2,25 +2,75 @@
 
 namespace ikpose::scene {
 
+namespace {
+
+// Solves one target on `pose` (from the rest rotations of its two bones when asked).
+anim::ChainSolveResult SolveTarget(const anim::Model& model, const anim::LimbChain& chain,
+                                   const LimbTarget& t, const anim::Pose& rest, anim::Pose& pose) {
+  if (t.from_rest) {
+    for (int bone : {chain.upper, chain.lower}) {
+      pose.locals_ls[static_cast<std::size_t>(bone)].rotation =
+          rest.locals_ls[static_cast<std::size_t>(bone)].rotation;
+    }
+    anim::UpdateSubtree(model.skeleton, chain.upper, pose);
+  }
+  return anim::SolveChainOnPose(model.skeleton, chain, t.target_ms, t.options, pose);
+}
+
+}  // namespace
+
 bool IsLeg(anim::Limb limb) {
   return limb == anim::Limb::kLeftLeg || limb == anim::Limb::kRightLeg;
 }
 
 PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
   rest_ = anim::RestPose(model.skeleton);
-  chains_ = anim::DetectChains(model.skeleton, rest_);
-  for (anim::Limb limb : anim::kLimbs) target(limb).available = chains_[limb].valid();
+  for (anim::Limb limb : anim::kLimbs) target(limb).available = chain(limb).valid();
   base_ = rest_;
   pose_ = rest_;
   ResetTargets();
 }
 
-void PosingSession::ResetTargets() {
-  Evaluate();
+void PosingSession::SetStartPose(std::vector<anim::Transform> locals_ls) {
+  start_ls_ = std::move(locals_ls);
+  if (start_ls_.size() != rest_.locals_ls.size()) start_ls_.clear();
+}
+
+bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std::string* error) {
+  const anim::Skeleton& skeleton = model_->skeleton;
   for (anim::Limb limb : anim::kLimbs) {
-    if (!target(limb).available) continue;
-    target(limb).target_ms = anim::EndPositionMs(chains_[limb], base_);
+    const anim::LimbChain& c = chain(limb);
+    if (name == anim::LimbName(limb) ||
+        (c.valid() && skeleton.names[static_cast<std::size_t>(c.end)] == name)) {
+      if (!c.valid()) break;  // ResolveChain below says why
+      *found = &target(limb);
+      return true;
+    }
+  }
+  for (ChainTarget& extra : extra_) {
+    if (extra.chain.name == name) {
+      *found = &extra.target;
+      return true;
+    }
+  }
+  ChainTarget extra;
+  if (!anim::ResolveChain(skeleton, rest_, model_->chains, name, &extra.chain, error)) {
+    *error = model_->source + ": " + *error;
+    return false;
+  }
+  extra.chain.name = name;
+  extra.target.available = true;
+  extra.target.target_ms = anim::EndPositionMs(extra.chain, base_);
+  extra_.push_back(std::move(extra));
+  *found = &extra_.back().target;
+  return true;
+}
+
+void PosingSession::ResetTargets() {
+  for (anim::Limb limb : anim::kLimbs) {
+    target(limb).given = false;
     target(limb).rung = -1;
+    target(limb).target_ms = resting_ms_[static_cast<int>(limb)];
   }
   Evaluate();
 }
@@ -33,7 +83,7 @@ void PosingSession::Advance(float seconds) {
 }
 
 void PosingSession::Evaluate() {
-  base_.locals_ls = rest_.locals_ls;
+  base_.locals_ls = start_ls_.empty() ? rest_.locals_ls : start_ls_;
   if (playback.clip >= 0 && playback.clip < static_cast<int>(model_->clips.size())) {
     const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
     anim::SampleClip(clip, anim::ClipTime(clip.duration, clip.loop, playback.time),
@@ -43,21 +93,20 @@ void PosingSession::Evaluate() {
   anim::UpdateModels(model_->skeleton, base_);
   pose_ = base_;
   for (anim::Limb limb : anim::kLimbs) {
-    const LimbTarget& t = target(limb);
+    LimbTarget& t = target(limb);
     anim::ChainSolveResult& result = results_[static_cast<int>(limb)];
-    if (!t.available || !t.enabled) {
-      result = {};
-      continue;
+    result = {};
+    if (!t.available) continue;
+    glm::vec3& resting = resting_ms_[static_cast<int>(limb)];
+    if (!t.given && t.target_ms != resting) t.given = true;  // moved since it was put to rest
+    if (!t.given) t.target_ms = resting = anim::EndPositionMs(chain(limb), base_);
+    if (t.given && t.enabled) result = SolveTarget(*model_, chain(limb), t, rest_, pose_);
+  }
+  for (ChainTarget& extra : extra_) {
+    extra.result = {};
+    if (extra.target.enabled) {
+      extra.result = SolveTarget(*model_, extra.chain, extra.target, rest_, pose_);
     }
-    const anim::LimbChain& chain = chains_[limb];
-    if (t.from_rest) {
-      for (int bone : {chain.upper, chain.lower}) {
-        pose_.locals_ls[static_cast<std::size_t>(bone)].rotation =
-            rest_.locals_ls[static_cast<std::size_t>(bone)].rotation;
-      }
-      anim::UpdateSubtree(model_->skeleton, chain.upper, pose_);
-    }
-    result = anim::SolveChainOnPose(model_->skeleton, chain, t.target_ms, t.options, pose_);
   }
 }
 
@@ -69,6 +118,7 @@ void PosingSession::SnapToRungs() {
     t.rung = ladder.NearestRung(t.target_ms);
     t.target_ms =
         IsLeg(limb) ? ladder.RestPoint(t.rung, t.target_ms) : ladder.GripPoint(t.rung, t.target_ms);
+    t.given = true;
   }
 }
 

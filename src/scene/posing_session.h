@@ -1,16 +1,23 @@
 // PosingSession: what the user edits over one loaded model, and the pose it produces.
 //
-// What: per limb (left/right arm and leg) a target, options and the last solve's result; the
-// clip playing underneath (IK is applied on top of it); the ladder prop. Evaluate() samples the
-// clip into a base pose, then solves every enabled limb on it in order (arms, then legs), so
-// the pose the renderer draws is always base pose + IK.
-// Why: the viewer, `ikpose render` and the per-frame benchmark all pose through this one path,
-// so what the tests check is what users see.
-// Limits: limbs only (the four detected chains). Targets live in model space.
+// What: per limb (left/right arm and leg) a target, options and the last solve's result; extra
+// chains named by their end bone (command line only); the pose the session starts from (rest,
+// or a saved pose) and the clip playing over it; the ladder prop. Evaluate() samples the clip
+// into a base pose, then solves every enabled limb whose target was given, in one order for
+// every command: left arm, right arm, left leg, right leg (anim::kLimbs), then the extra chains
+// in the order they were named; a later chain starts from the earlier ones' result (which
+// matters only when chains share bones). The pose the renderer draws is base pose + IK.
+// Why: the viewer, `ikpose render`, `pose`, `export` and the per-frame benchmark all pose through
+// this one path (scene::BuildSession makes it from a request), so what the tests check is what
+// users see.
+// Limits: targets live in model space. A target nobody has placed yet ("not given") sits on its
+// hand or foot and follows it as the clip plays; its limb is not solved, so nothing moves until
+// the user drags, types a value, snaps to the ladder or a file or command line places it.
 #pragma once
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include "anim/apply_ik.h"
 #include "anim/chains.h"
@@ -22,12 +29,23 @@ namespace ikpose::scene {
 struct LimbTarget {
   bool available = false;  // the model has this chain
   bool enabled = true;
+  // Placed by the user or a file; else it rests on the hand or foot, unsolved. Moving a resting
+  // target (by any code) places it: Evaluate notices that it left its resting point.
+  bool given = false;
   glm::vec3 target_ms{0.0f};
   anim::ChainSolveOptions options;
   bool from_rest = false;  // solve from the rest pose instead of the clip's pose
   int rung = -1;           // the ladder rung this target is snapped to, -1 for none
 
   bool operator==(const LimbTarget&) const = default;
+};
+
+// A chain named by its end bone (`--target head=...`): its parent and grandparent are the
+// upper and lower bones. Always given; solved after the four limbs, in the order added.
+struct ChainTarget {
+  anim::LimbChain chain;
+  LimbTarget target;
+  anim::ChainSolveResult result;
 };
 
 struct ClipPlayback {
@@ -39,31 +57,49 @@ struct ClipPlayback {
 
 class PosingSession {
  public:
-  // Detects the model's limb chains and puts every target on its hand or foot.
+  // Takes the model's detected limb chains and puts every target on its hand or foot.
   explicit PosingSession(const anim::Model& model);
 
   const anim::Model& model() const { return *model_; }
-  const anim::ChainSet& chains() const { return chains_; }
-  const anim::LimbChain& chain(anim::Limb limb) const { return chains_[limb]; }
+  const anim::ChainSet& chains() const { return model_->chains; }
+  const anim::LimbChain& chain(anim::Limb limb) const { return model_->chains[limb]; }
   LimbTarget& target(anim::Limb limb) { return targets_[static_cast<int>(limb)]; }
   const LimbTarget& target(anim::Limb limb) const { return targets_[static_cast<int>(limb)]; }
   const anim::ChainSolveResult& result(anim::Limb limb) const {
     return results_[static_cast<int>(limb)];
   }
+  std::vector<ChainTarget>& extra_chains() { return extra_; }
+  const std::vector<ChainTarget>& extra_chains() const { return extra_; }
   const anim::Pose& rest_pose() const { return rest_; }
-  const anim::Pose& base_pose() const { return base_; }  // clip only, before IK
+  const anim::Pose& base_pose() const { return base_; }  // start pose + clip, before IK
   const anim::Pose& pose() const { return pose_; }       // after IK
 
   ClipPlayback playback;
   Ladder ladder;
   bool ladder_enabled = false;
 
-  // Moves every target onto its current hand or foot (of the base pose): nothing moves until
-  // the user drags.
+  // The pose under the clip (a saved pose, say) instead of the rest pose; one local transform
+  // per bone, or empty for the rest pose.
+  void SetStartPose(std::vector<anim::Transform> locals_ls);
+
+  // Finds the target a command-line chain name means: a limb's name, a limb's end bone, or any
+  // other bone with a parent and grandparent (added as an extra chain). False with the reason.
+  bool FindTarget(const std::string& name, LimbTarget** target, std::string* error);
+
+  // Where a limb's target rests while not given (its hand or foot in the base pose).
+  const glm::vec3& resting_target(anim::Limb limb) const {
+    return resting_ms_[static_cast<int>(limb)];
+  }
+  // Given, or moved off its resting point since the last Evaluate (which will mark it given).
+  bool placed(anim::Limb limb) const {
+    return target(limb).given || target(limb).target_ms != resting_target(limb);
+  }
+  // Moves every limb target back onto its hand or foot (of the base pose), not given: nothing
+  // moves until the user drags.
   void ResetTargets();
   // Advances a playing clip by `seconds` of wall time (times the speed).
   void Advance(float seconds);
-  // Base pose from the clip, then IK for every enabled limb.
+  // Base pose from the clip, then IK for every enabled, given target.
   void Evaluate();
 
   // Hands onto the nearest rung's axis, feet onto the nearest rung's top (ladder_enabled).
@@ -73,9 +109,11 @@ class PosingSession {
 
  private:
   const anim::Model* model_;
-  anim::ChainSet chains_;
   std::array<LimbTarget, 4> targets_;
   std::array<anim::ChainSolveResult, 4> results_;
+  std::array<glm::vec3, 4> resting_ms_{};
+  std::vector<ChainTarget> extra_;
+  std::vector<anim::Transform> start_ls_;
   anim::Pose rest_;
   anim::Pose base_;
   anim::Pose pose_;

@@ -230,40 +230,6 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
   return anim::WriteFileAtomically(path, j.dump(2) + "\n", error);
 }
 
-bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error) {
-  const anim::Model& model = session.model();
-  if (!scenario.clip.empty()) {
-    const int clip = anim::FindClip(model, scenario.clip);
-    if (clip < 0) {
-      *error = scenario.file + ": the model has no clip named '" + scenario.clip + "'";
-      return false;
-    }
-    session.playback.clip = clip;
-    session.playback.time = scenario.time;
-  }
-  session.ResetTargets();
-  for (anim::Limb l : anim::kLimbs) {
-    const LimbSetting& limb = scenario.limbs[static_cast<int>(l)];
-    if (!limb.present) continue;
-    LimbTarget& target = session.target(l);
-    if (!target.available) {
-      *error = scenario.file + ": the model has no " + std::string(anim::LimbName(l)) + " chain";
-      return false;
-    }
-    target.enabled = limb.enabled;
-    if (limb.target_ms) target.target_ms = *limb.target_ms;
-    target.options = limb.options;
-    target.from_rest = limb.from_rest;
-  }
-  if (scenario.ladder) {
-    session.ladder = *scenario.ladder;
-    session.ladder_enabled = scenario.ladder_enabled;
-    if (scenario.ladder_snap) session.SnapToRungs();
-  }
-  session.Evaluate();
-  return true;
-}
-
 Scenario CaptureScenario(const PosingSession& session, const std::string& model) {
   Scenario s;
   s.model = model;
@@ -280,7 +246,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     LimbSetting& limb = s.limbs[static_cast<int>(l)];
     limb.present = true;
     limb.enabled = target.enabled;
-    limb.target_ms = target.target_ms;
+    if (target.given) limb.target_ms = target.target_ms;
     limb.options = target.options;
     limb.from_rest = target.from_rest;
   }

@@ -38,7 +38,7 @@ struct Scenario {
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;  // put hands and feet on the nearest rungs after loading
-  std::string file;  // where it was read from
+  std::string file;          // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.
   std::string ModelPath() const;
@@ -47,9 +47,6 @@ struct Scenario {
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error);
 bool SaveScenario(const std::string& path, const Scenario& scenario, std::string* error);
 
-// Puts the scenario into a session over its model; false when it names a clip or limb the
-// model lacks.
-bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error);
 // The session's current state as a scenario; `model` is stored as given.
 Scenario CaptureScenario(const PosingSession& session, const std::string& model);
 

@@ -7,7 +7,13 @@ namespace ikpose::scene {
 
 PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   PosingSnapshot s;
-  for (anim::Limb limb : anim::kLimbs) s.limbs[static_cast<int>(limb)] = session.target(limb);
+  for (anim::Limb limb : anim::kLimbs) {
+    LimbTarget& t = s.limbs[static_cast<int>(limb)];
+    t = session.target(limb);
+    // A target not placed follows its hand as the clip plays: where it is is not an edit.
+    t.given = session.placed(limb);
+    if (!t.given) t.target_ms = glm::vec3(0.0f);
+  }
   s.clip = session.playback.clip;
   s.time = session.playback.time;
   s.ladder = session.ladder;
@@ -21,6 +27,7 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
     const bool available = target.available;  // a property of the model, not an edit
     target = snapshot.limbs[static_cast<int>(limb)];
     target.available = available;
+    if (!target.given) target.target_ms = session.resting_target(limb);
   }
   const int clips = static_cast<int>(session.model().clips.size());
   session.playback.clip = snapshot.clip < clips ? snapshot.clip : -1;

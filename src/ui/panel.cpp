@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <glm/gtc/quaternion.hpp>
@@ -20,8 +21,21 @@ void Vec3Row(const char* label, const glm::vec3& v) {
               static_cast<double>(v.z));
 }
 
+// A length in model units and, when the model says what they are, in centimetres.
+std::string Length(float value, float meters_per_unit, const char* format = "%.4f") {
+  char number[64];
+  std::snprintf(number, sizeof number, format, static_cast<double>(value));
+  if (meters_per_unit <= 0.0f) return std::string(number) + " units";
+  const bool with_sign = std::string(format).find('+') != std::string::npos;
+  char cm[64];
+  std::snprintf(cm, sizeof cm, with_sign ? "%+.2f cm" : "%.2f cm",
+                static_cast<double>(value * meters_per_unit * 100.0f));
+  return std::string(number) + " (" + cm + ")";
+}
+
 void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& state) {
   scene::LimbTarget& target = session.target(limb);
+  const float m_per_unit = anim::MetersPerUnit(session.model());
   const std::string name(anim::LimbName(limb));
   if (!target.available) {
     ImGui::TextDisabled("%s: not found in this rig", name.c_str());
@@ -38,12 +52,14 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
   ImGui::SameLine(150);
   if (solved) {
     const ik::PositionsReport& p = result.report.positions;
-    ImGui::TextColored(ToImVec4(color), "%s  %+.1f cm", ReachLabel(result.output.reach),
-                       static_cast<double>(p.reach_margin * state.meters_per_unit * 100.0f));
+    ImGui::TextColored(ToImVec4(color), "%s  %s", ReachLabel(result.output.reach),
+                       Length(p.reach_margin, m_per_unit, "%+.3f").c_str());
     if (target.rung >= 0) {
       ImGui::SameLine();
       ImGui::Text(" rung %d", target.rung);
     }
+  } else if (target.enabled && !target.given) {
+    ImGui::TextDisabled("on its %s: drag to pose", scene::IsLeg(limb) ? "foot" : "hand");
   } else if (target.enabled) {
     ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", result.error.c_str());
   } else {
@@ -56,21 +72,22 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
         "%s > %s > %s (%s)", skeleton.names[static_cast<std::size_t>(chain.upper)].c_str(),
         skeleton.names[static_cast<std::size_t>(chain.lower)].c_str(),
         skeleton.names[static_cast<std::size_t>(chain.end)].c_str(), chain.found_by.c_str());
-    ImGui::DragFloat3("target", &target.target_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
+    bool placed =
+        ImGui::DragFloat3("target", &target.target_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
     if (solved) {
       const ik::PositionsReport& p = result.report.positions;
-      ImGui::Text("|ab| %.4f  |bc| %.4f  |at| %.4f", static_cast<double>(p.length_ab),
-                  static_cast<double>(p.length_bc), static_cast<double>(p.length_at));
-      ImGui::Text("reach margin %+.4f (%+.2f cm)", static_cast<double>(p.reach_margin),
-                  static_cast<double>(p.reach_margin * state.meters_per_unit * 100.0f));
+      ImGui::Text("|ab| %s", Length(p.length_ab, m_per_unit).c_str());
+      ImGui::Text("|bc| %s", Length(p.length_bc, m_per_unit).c_str());
+      ImGui::Text("|at| %s", Length(p.length_at, m_per_unit).c_str());
+      ImGui::Text("reach margin %s", Length(p.reach_margin, m_per_unit, "%+.4f").c_str());
       ImGui::Text("theta %.2f deg (cos %.4f)  knee bend %.1f deg",
                   static_cast<double>(glm::degrees(p.theta_rad)), static_cast<double>(p.cos_theta),
                   static_cast<double>(p.knee_bend_deg));
       Vec3Row("circle center", p.circle.center_ms);
-      ImGui::Text("circle radius %.4f", static_cast<double>(p.circle.radius));
+      ImGui::Text("circle radius %s", Length(p.circle.radius, m_per_unit).c_str());
       Vec3Row("knee b'", p.result.knee_ms);
-      ImGui::Text("knee moved %.4f  residual %.2e", static_cast<double>(p.knee_displacement),
-                  static_cast<double>(result.error_ms));
+      ImGui::Text("knee moved %s", Length(p.knee_displacement, m_per_unit).c_str());
+      ImGui::Text("residual %s", Length(result.error_ms, m_per_unit, "%.2e").c_str());
       const float flip = p.flip_margin;
       if (flip < 0.05f) {
         ImGui::TextColored(ImVec4(1, 0.7f, 0.1f, 1),
@@ -83,22 +100,26 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
         ImGui::TextColored(ImVec4(1, 0.7f, 0.1f, 1), "limit clamped");
       if (result.output.softened) ImGui::TextDisabled("softened near full reach");
     }
+    // Any edit in the row places the target where it is, so the limb is solved from now on.
     ik::TwoBoneOptions& o = target.options.solver;
-    ImGui::Checkbox("pole", &o.use_pole);
+    placed |= ImGui::Checkbox("pole", &o.use_pole);
     if (o.use_pole) {
       ImGui::SameLine();
-      ImGui::DragFloat3("##pole", &o.pole_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
+      placed |=
+          ImGui::DragFloat3("##pole", &o.pole_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
     }
-    ImGui::Checkbox("hinge limits", &o.use_limits);
+    placed |= ImGui::Checkbox("hinge limits", &o.use_limits);
     if (o.use_limits) {
-      ImGui::DragFloatRange2("bend deg", &o.limits.min_deg, &o.limits.max_deg, 0.5f, 0.0f, 180.0f);
+      placed |= ImGui::DragFloatRange2("bend deg", &o.limits.min_deg, &o.limits.max_deg, 0.5f, 0.0f,
+                                       180.0f);
     }
-    ImGui::SliderFloat("soften", &o.soften, 0.0f, 1.0f, "%.2f");
-    ImGui::SliderFloat("weight", &o.weight, 0.0f, 1.0f, "%.2f");
+    placed |= ImGui::SliderFloat("soften", &o.soften, 0.0f, 1.0f, "%.2f");
+    placed |= ImGui::SliderFloat("weight", &o.weight, 0.0f, 1.0f, "%.2f");
     int end_rotation = static_cast<int>(target.options.end_rotation);
-    ImGui::Combo("end rotation", &end_rotation, "follow\0keep model rotation\0");
+    placed |= ImGui::Combo("end rotation", &end_rotation, "follow\0keep model rotation\0");
     target.options.end_rotation = static_cast<ik::EndRotation>(end_rotation);
-    ImGui::Checkbox("solve from rest pose", &target.from_rest);
+    placed |= ImGui::Checkbox("solve from rest pose", &target.from_rest);
+    if (placed) target.given = true;
     ImGui::TreePop();
   }
   ImGui::PopID();
@@ -166,7 +187,7 @@ void UndoRow(const scene::UndoHistory& history, PanelState& state) {
   const std::string undo = history.CanUndo() ? "undo " + history.undo_label() : "undo";
   const std::string redo = history.CanRedo() ? "redo " + history.redo_label() : "redo";
   ImGui::BeginDisabled(!history.CanUndo());
-  if (ImGui::Button((undo + "###undo").c_str())) state.request_undo = true;
+  if (ImGui::Button((undo + "###undo").c_str())) state.commands.push_back(Command::kUndo);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("Ctrl+Z (%s back)", steps(history.undo_steps()).c_str());
@@ -176,7 +197,7 @@ void UndoRow(const scene::UndoHistory& history, PanelState& state) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + redo_width <= right) ImGui::SameLine();
   ImGui::BeginDisabled(!history.CanRedo());
-  if (ImGui::Button((redo + "###redo").c_str())) state.request_redo = true;
+  if (ImGui::Button((redo + "###redo").c_str())) state.commands.push_back(Command::kRedo);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y (%s ahead)", steps(history.redo_steps()).c_str());
@@ -214,14 +235,15 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   if (state.history != nullptr) UndoRow(*state.history, state);
   if (ImGui::CollapsingHeader("Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
-    if (ImGui::Button("targets to hands and feet")) state.request_reset_targets = true;
+    if (ImGui::Button("targets to hands and feet"))
+      state.commands.push_back(Command::kResetTargets);
     ImGui::SameLine();
-    if (ImGui::Button("frame model (F)")) state.request_frame_model = true;
-    if (ImGui::Button("save scene")) state.request_save_scene = true;
+    if (ImGui::Button("frame model (F)")) state.commands.push_back(Command::kFrameModel);
+    if (ImGui::Button("save scene")) state.commands.push_back(Command::kSaveScene);
     ImGui::SameLine();
-    if (ImGui::Button("load scene")) state.request_load_scene = true;
+    if (ImGui::Button("load scene")) state.commands.push_back(Command::kLoadScene);
     ImGui::SameLine();
-    if (ImGui::Button("export pose (E)")) state.request_export_pose = true;
+    if (ImGui::Button("export pose (E)")) state.commands.push_back(Command::kExportPose);
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);
@@ -267,11 +289,11 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::DragFloat("rail width", &ladder.rail_width, h * 0.001f, h * 0.05f, h, "%.3f");
     ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
     ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
-    if (ImGui::Button("snap to rungs")) state.request_snap_to_rungs = true;
+    if (ImGui::Button("snap to rungs")) state.commands.push_back(Command::kSnapToRungs);
     ImGui::SameLine();
-    if (ImGui::Button("step up")) state.request_step_rungs = +1;
+    if (ImGui::Button("step up")) state.commands.push_back(Command::kStepUp);
     ImGui::SameLine();
-    if (ImGui::Button("step down")) state.request_step_rungs = -1;
+    if (ImGui::Button("step down")) state.commands.push_back(Command::kStepDown);
   }
   if (ImGui::CollapsingHeader("Bones")) {
     SelectedBone(*session, state);

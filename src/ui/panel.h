@@ -1,14 +1,17 @@
 // The main ImGui panel: per limb its reach state in colour, the solver's report (lengths, reach
-// margin in model units and centimetres, θ, the knee circle, knee displacement, residual, flip
-// risk) and its options; the bone tree with the selected bone's rotations; clip playback; the
-// ladder; frame times; undo and redo. It edits the scene's state and never calls GL or SDL.
+// margin in model units and centimetres (from the model's units), θ, the knee circle, knee
+// displacement, residual, flip risk) and its options; the bone tree with the selected bone's
+// rotations; clip playback; the ladder; frame times; undo and redo. It edits the scene's state and
+// never calls GL or SDL.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "scene/overlays.h"
 #include "scene/posing_session.h"
 #include "scene/undo_history.h"
+#include "ui/command.h"
 
 namespace ikpose::ui {
 
@@ -19,21 +22,11 @@ struct PanelState {
   float frame_ms_cpu = 0.0f;
   float frame_ms_gpu = 0.0f;
   float model_height = 1.0f;
-  float meters_per_unit = 1.0f;  // for reach margins in centimetres
   int selected_bone = -1;
   scene::OverlayOptions overlays;
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it
-  // Set by the panel, handled by the app after the frame. Buttons that edit the session are
-  // requests too, so the app can record each as one undo step.
-  bool request_reset_targets = false;
-  bool request_frame_model = false;
-  bool request_save_scene = false;
-  bool request_load_scene = false;
-  bool request_snap_to_rungs = false;
-  int request_step_rungs = 0;  // +1 step up, -1 step down
-  bool request_undo = false;
-  bool request_redo = false;
-  bool request_export_pose = false;  // write the pose shown as a .glb
+  // What the buttons asked for this frame, in order; the app applies and clears them.
+  std::vector<Command> commands;
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.

@@ -33,7 +33,12 @@ def run_viewer(exe, send_close, report, actions, cwd=None):
             app.kill()
     assert code == 0, f"ikpose exited with {code}"
     with open(report) as f:
-        return json.load(f)
+        written = json.load(f)
+    # The window's own state (limbs with their handles on screen, history, height); the pose
+    # report of what was drawn (what `ikpose pose --json` prints) is the rest of the file.
+    window = written.pop("viewer")
+    window["pose"] = written
+    return window
 
 
 def drag(origin, start_px, offset, steps=10):

@@ -23,7 +23,7 @@ def run_viewer(report, actions):
 
 
 before = run_viewer(os.path.join(work, "before.json"), lambda wid, origin: None)
-leg = before["chains"]["left_leg"]
+leg = before["limbs"]["left_leg"]
 start_px = leg["target_px"]
 print("left foot target at", leg["target"], "on screen", start_px)
 assert leg["error"] < 1e-4 * before["height"], "the foot should sit on its target before dragging"
@@ -40,7 +40,9 @@ def distance(a, b):
 
 
 def check_at_drop_point(report, what):
-    leg_now = report["chains"]["left_leg"]
+    leg_now = report["limbs"]["left_leg"]
+    solved = report["pose"]["chains"]["left_leg"]  # the pose report lists the dragged limb
+    assert distance(solved["c"], leg_now["end"]) < 1e-5 * before["height"], solved
     print(what + ": target", leg_now["target"], "end", leg_now["end"], "error", leg_now["error"],
           "reach", leg_now.get("reach"), "history", report["history"])
     assert distance(leg_now["target"], leg["target"]) > 0.02 * before["height"], \
@@ -76,7 +78,7 @@ def drag_then_keys(*keys, screenshot=None):
 
 shot = os.path.join(work, "undo.png")
 undone = run_viewer(os.path.join(work, "undone.json"), drag_then_keys("ctrl+z", screenshot=shot))
-leg_undone = undone["chains"]["left_leg"]
+leg_undone = undone["limbs"]["left_leg"]
 print("after the drag and ctrl+z: target", leg_undone["target"], "end", leg_undone["end"],
       "history", undone["history"])
 assert distance(leg_undone["target"], leg["target"]) < 1e-6 * before["height"], \

@@ -19,7 +19,7 @@ if os.path.exists(exported):
 
 before = run_viewer(exe, send_close, os.path.join(work, "before.json"), lambda wid, origin: None,
                     cwd=work)
-start_px = before["chains"]["left_leg"]["target_px"]
+start_px = before["limbs"]["left_leg"]["target_px"]
 
 
 def drag_and_export(wid, origin):
@@ -30,8 +30,8 @@ def drag_and_export(wid, origin):
 
 after = run_viewer(exe, send_close, os.path.join(work, "after.json"), drag_and_export, cwd=work)
 assert os.path.exists(exported), "pressing E wrote no character-posed.glb"
-leg = after["chains"]["left_leg"]
-moved = sum((a - b) ** 2 for a, b in zip(leg["target"], before["chains"]["left_leg"]["target"]))
+leg = after["limbs"]["left_leg"]
+moved = sum((a - b) ** 2 for a, b in zip(leg["target"], before["limbs"]["left_leg"]["target"]))
 assert moved ** 0.5 > 0.02 * after["height"], "the target did not move"
 
 

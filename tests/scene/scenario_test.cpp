@@ -1,5 +1,7 @@
 #include "scene/scenario.h"
 
+#include "scene/posing_request.h"
+
 #include <gtest/gtest.h>
 
 #include "support/rigs.h"
@@ -31,6 +33,7 @@ TEST(Scenario, SavedSessionReplaysToTheSamePose) {
   LimbTarget& left = session.target(anim::Limb::kLeftLeg);
   ASSERT_TRUE(left.available);
   left.target_ms += glm::vec3(0.0f, 0.25f, 0.2f);
+  left.given = true;
   left.options.solver.use_pole = true;
   left.options.solver.pole_ms = {0.1f, 0.6f, 1.0f};
   left.options.solver.soften = 0.9f;
@@ -44,8 +47,11 @@ TEST(Scenario, SavedSessionReplaysToTheSamePose) {
   Scenario loaded;
   ASSERT_TRUE(LoadScenario(path, &loaded, &error)) << error;
   EXPECT_EQ(loaded.ModelPath(), (fs::path(path).parent_path() / "model.glb").string());
-  PosingSession replay(model);
-  ASSERT_TRUE(ApplyScenario(loaded, replay, &error)) << error;
+  PosingRequest request;
+  request.scenario = loaded;
+  const std::unique_ptr<PosingSession> built = BuildSession(model, request, &error);
+  ASSERT_TRUE(built) << error;
+  const PosingSession& replay = *built;
   for (std::size_t i = 0; i < session.pose().models_ms.size(); ++i) {
     const glm::vec3 a(session.pose().models_ms[i][3]);
     const glm::vec3 b(replay.pose().models_ms[i][3]);
@@ -89,12 +95,12 @@ TEST(Scenario, RejectsBadFieldsByName) {
 
 TEST(Scenario, UnknownClipIsAnErrorNotASilentRestPose) {
   const anim::Model model = test::TwoLegRig();
-  PosingSession session(model);
-  Scenario s;
-  s.file = "x.json";
-  s.clip = "moonwalk";
+  PosingRequest request;
+  request.scenario.emplace();
+  request.scenario->file = "x.json";
+  request.scenario->clip = "moonwalk";
   std::string error;
-  EXPECT_FALSE(ApplyScenario(s, session, &error));
+  EXPECT_FALSE(BuildSession(model, request, &error));
   EXPECT_NE(error.find("moonwalk"), std::string::npos);
 }
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "anim/chains.h"
 #include "anim/model.h"
 
 namespace ikpose::test {
@@ -31,6 +32,7 @@ inline anim::Model TwoLegRig() {
   clip.name = "idle";
   clip.duration = 1.0f;
   m.clips.push_back(clip);
+  m.chains = anim::DetectChains(m.skeleton, anim::RestPose(m.skeleton));  // as the loader does
   return m;
 }
 

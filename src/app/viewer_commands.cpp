@@ -1,0 +1,149 @@
+// The viewer's commands (ui::Command), from panel buttons and keys alike, applied in one place.
+// Each command that edits the session is one undo step; saving, loading and exporting report
+// in the panel's status line.
+#include <imgui.h>
+
+#include <filesystem>
+
+#include "anim/file_paths.h"
+#include "app/paths.h"
+#include "app/viewer_state.h"
+#include "asset/export_gltf.h"
+#include "scene/scenario.h"
+
+namespace ikpose::app {
+
+namespace {
+
+// The scenario file "save scene" writes and "load scene" reads.
+std::string ScenePath(const ViewerState& state) {
+  return state.scene_path.empty() ? "ikpose-scene.json" : state.scene_path;
+}
+
+// Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
+void SaveScene(ViewerState& state) {
+  const std::string path = ScenePath(state);
+  const std::filesystem::path model = anim::RelativeToFolderOf(state.loaded.path, path);
+  std::string error;
+  const scene::Scenario scenario = scene::CaptureScenario(*state.loaded.session, model.string());
+  state.panel.status = scene::SaveScenario(path, scenario, &error) ? "saved " + path : error;
+}
+
+// Reads the scene file back through the same road as `--scene` (one undo step on the same
+// model). A scenario naming another model opens that model (which starts a new history).
+void LoadScene(ViewerState& state) {
+  const std::string path = ScenePath(state);
+  scene::PosingRequest request;
+  request.scenario.emplace();
+  std::string error;
+  if (!scene::LoadScenario(path, &*request.scenario, &error)) {
+    state.panel.status = error;
+    return;
+  }
+  const std::string model = request.scenario->ModelPath();
+  std::error_code ec;
+  if (!model.empty() && !std::filesystem::equivalent(model, state.loaded.path, ec)) {
+    if (!OpenModel(state, model, ParseModel(model), request, &error)) {
+      state.panel.status = "could not open " + model + ": " + error;
+      return;
+    }
+  } else {
+    std::unique_ptr<scene::PosingSession> session =
+        scene::BuildSession(*state.loaded.model, request, &error);
+    if (!session) {
+      state.panel.status = error;
+      return;
+    }
+    state.drag.End();
+    state.loaded.session = std::move(session);
+    state.history.Commit(*state.loaded.session, "load scene");
+  }
+  state.panel.status = "loaded " + path;
+}
+
+// Writes the pose on screen (clip and IK) as `<model stem>-posed.glb` beside the scenario file
+// or in the working directory; the status line says where, or why not.
+void ExportPose(ViewerState& state) {
+  const std::filesystem::path path = PosedExportPath(state.scene_path, state.loaded.path);
+  std::vector<std::string> warnings;
+  std::string error;
+  if (asset::WritePosedGlb(*state.loaded.model, state.loaded.session->pose().locals_ls, path,
+                           &warnings, &error)) {
+    state.panel.status = "exported the pose to " + path.string() +
+                         (warnings.empty() ? "" : " (" + warnings.front() + ")");
+  } else {
+    state.panel.status = error;
+  }
+}
+
+// A session edit as one undo step (an edit not recorded yet, such as a typed value left by
+// clicking a button, is its own step first).
+template <typename Edit>
+void Step(ViewerState& state, const char* label, Edit&& edit) {
+  state.history.Commit(*state.loaded.session);
+  edit(*state.loaded.session);
+  state.history.Commit(*state.loaded.session, label);
+}
+
+void StepRungs(ViewerState& state, int delta) {
+  Step(state, delta > 0 ? "step up" : "step down", [&](scene::PosingSession& s) {
+    if (!s.StepRungs(delta)) state.panel.status = "a hand or foot would leave the ladder";
+  });
+}
+
+}  // namespace
+
+void ApplyCommands(ViewerState& state) {
+  using ui::Command;
+  // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
+  const bool editing = state.drag.active() || ImGui::IsAnyItemActive();
+  for (const Command command : state.panel.commands) {
+    scene::PosingSession& session = *state.loaded.session;
+    switch (command) {
+      case Command::kUndo:
+        if (!editing) state.history.Undo(session);
+        break;
+      case Command::kRedo:
+        if (!editing) state.history.Redo(session);
+        break;
+      case Command::kResetTargets:
+        Step(state, "targets to hands and feet", [](scene::PosingSession& s) { s.ResetTargets(); });
+        break;
+      case Command::kSnapToRungs:
+        Step(state, "snap to rungs", [](scene::PosingSession& s) {
+          s.ladder_enabled = true;
+          s.SnapToRungs();
+        });
+        break;
+      case Command::kStepUp:
+        StepRungs(state, +1);
+        break;
+      case Command::kStepDown:
+        StepRungs(state, -1);
+        break;
+      case Command::kFrameModel:
+        state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+        break;
+      case Command::kResetView:
+        FaceCharacter(state);
+        break;
+      case Command::kSaveScene:
+        SaveScene(state);
+        break;
+      case Command::kLoadScene:
+        LoadScene(state);
+        break;
+      case Command::kExportPose:
+        ExportPose(state);
+        break;
+      case Command::kQuit:
+        state.running = false;
+        break;
+    }
+  }
+  state.panel.commands.clear();
+  // Any other panel edit is a step once no widget is held (a slider is one step on release).
+  if (!editing) state.history.Commit(*state.loaded.session);
+}
+
+}  // namespace ikpose::app

@@ -1,0 +1,59 @@
+// Opening a model in the viewer: parse (no GL), then session, GPU buffers and framing.
+#include <cmath>
+#include <filesystem>
+
+#include "app/paths.h"
+#include "app/viewer_state.h"
+#include "asset/load_model.h"
+
+namespace ikpose::app {
+
+ParsedModel ParseModel(const std::string& path) {
+  ParsedModel parsed;
+  parsed.model = std::make_unique<anim::Model>();
+  if (!asset::TryLoadModel(path, parsed.model.get(), &parsed.error)) parsed.model.reset();
+  return parsed;
+}
+
+bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
+               const scene::PosingRequest& request, std::string* error) {
+  if (!parsed.model) {
+    *error = parsed.error;
+    return false;
+  }
+  LoadedModel next;
+  next.model = std::move(parsed.model);
+  next.path = path;
+  next.session = scene::BuildSession(*next.model, request, error);
+  if (!next.session) return false;
+  next.renderer = std::make_unique<render::ModelRenderer>();
+  if (!next.renderer->Init(DataDir() / "shaders", error)) return false;
+  std::vector<std::string> warnings;
+  next.renderer->Load(*next.model, &warnings);
+  const anim::Bounds bounds = anim::ComputeBounds(*next.model, next.session->rest_pose());
+  if (!bounds.empty()) {
+    next.center_ms = 0.5f * (bounds.min + bounds.max);
+    next.radius = 0.5f * glm::length(bounds.max - bounds.min);
+    next.height = bounds.max.y - bounds.min.y;
+    next.floor_y = bounds.min.y;
+  }
+  state.loaded = std::move(next);
+  state.panel.model_label = std::filesystem::path(path).filename().string();
+  state.panel.model_height = state.loaded.height;
+  state.panel.selected_bone = -1;
+  state.panel.status = warnings.empty() ? "" : warnings.front();
+  FaceCharacter(state);
+  state.drag.End();
+  state.mouse = MouseMode::kNone;
+  state.history.Reset(*state.loaded.session);
+  return true;
+}
+
+void FaceCharacter(ViewerState& state) {
+  const glm::vec3 forward = state.loaded.model->chains.forward_ms;
+  state.camera = OrbitCamera{};
+  state.camera.yaw_deg = glm::degrees(std::atan2(forward.x, forward.z));
+  state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+}
+
+}  // namespace ikpose::app

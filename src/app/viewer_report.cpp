@@ -1,0 +1,55 @@
+// The report `--report FILE` writes when the viewer ends: the pose report of the pose drawn
+// (exactly what `ikpose pose --json` prints for the same request), and for a window also its
+// own state under "viewer": every limb's target, end and where its handle is on screen (tests
+// drag from there), the undo history and the start-up time.
+#include "anim/atomic_file.h"
+#include "app/pose_report.h"
+#include "app/viewer_state.h"
+
+namespace ikpose::app {
+
+namespace {
+
+asset::Json WindowState(const ViewerState& state) {
+  const scene::PosingSession& session = *state.loaded.session;
+  int window_w = 0, window_h = 0;
+  SDL_GetWindowSize(state.window->sdl_window(), &window_w, &window_h);
+  asset::Json limbs = asset::Json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbTarget& t = session.target(limb);
+    if (!t.available) continue;
+    const anim::ChainSolveResult& r = session.result(limb);
+    const glm::vec3 end = anim::EndPositionMs(session.chain(limb), session.pose());
+    asset::Json c = {{"target", asset::ToJson(t.target_ms)},
+                     {"end", asset::ToJson(end)},
+                     {"enabled", t.enabled},
+                     {"given", t.given},
+                     {"error", glm::length(end - t.target_ms)}};
+    if (r.ok) c["reach"] = std::string(ik::ReachName(r.output.reach));
+    // Where the handle is on screen, in window pixels (top-left origin).
+    const glm::vec3 px = state.camera.Project(t.target_ms, static_cast<float>(window_w),
+                                              static_cast<float>(window_h));
+    c["target_px"] = {px.x, px.y};
+    limbs[std::string(anim::LimbName(limb))] = c;
+  }
+  const scene::UndoHistory& history = state.history;
+  return {{"model", state.loaded.path},
+          {"height", state.loaded.height},
+          {"first_frame_ms", state.first_frame_ms},
+          {"limbs", limbs},
+          {"history",
+           {{"undo_steps", history.undo_steps()},
+            {"redo_steps", history.redo_steps()},
+            {"undo_label", history.undo_label()},
+            {"redo_label", history.redo_label()}}}};
+}
+
+}  // namespace
+
+bool WriteViewerReport(const ViewerState& state, std::string* error) {
+  asset::Json report = SessionReport(*state.loaded.session);
+  if (!state.options.offscreen) report["viewer"] = WindowState(state);
+  return anim::WriteFileAtomically(state.options.report_path, report.dump(2) + "\n", error);
+}
+
+}  // namespace ikpose::app

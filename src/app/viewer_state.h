@@ -1,0 +1,90 @@
+// The viewer's state and the parts of its host, each in its own file: opening a model
+// (viewer_model.cpp), the user's commands (viewer_commands.cpp), mouse and keys
+// (viewer_input.cpp) and the report written on exit (viewer_report.cpp). viewer.cpp holds the
+// loop: init / event / frame / cleanup.
+#pragma once
+
+#include <SDL.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "anim/debug_draw.h"
+#include "anim/model.h"
+#include "app/gl_window.h"
+#include "app/orbit_camera.h"
+#include "app/target_drag.h"
+#include "app/viewer.h"
+#include "render/frame_painter.h"
+#include "render/model_renderer.h"
+#include "scene/posing_request.h"
+#include "scene/posing_session.h"
+#include "scene/undo_history.h"
+#include "ui/panel.h"
+
+namespace ikpose::app {
+
+// What a held mouse button does: move a handle (TargetDrag), orbit or pan the camera.
+enum class MouseMode { kNone, kHandle, kOrbit, kPan };
+
+// Everything a loaded model needs; replaced whole when another file loads.
+struct LoadedModel {
+  std::unique_ptr<anim::Model> model;
+  std::unique_ptr<scene::PosingSession> session;
+  std::unique_ptr<render::ModelRenderer> renderer;
+  std::string path;
+  glm::vec3 center_ms{0.0f};  // of the rest pose's bounds
+  float radius = 1.0f;
+  float height = 1.0f;
+  float floor_y = 0.0f;
+};
+
+// Members are destroyed in reverse order, so every GL object below `window` goes before the
+// context does.
+struct ViewerState {
+  ViewerOptions options;
+  scene::PosingRequest request;  // what the command line asked for, parsed
+  std::string scene_path;        // where "save scene" writes and "load scene" reads
+  std::unique_ptr<GlWindow> window;
+  render::FramePainter painter;
+  anim::DebugDraw grid_lines;  // recorded each frame, kept to reuse their storage
+  anim::DebugDraw overlay_lines;
+  LoadedModel loaded;
+  scene::UndoHistory history;  // of the loaded model's session; a new model starts a new one
+  OrbitCamera camera;
+  ui::PanelState panel;
+  MouseMode mouse = MouseMode::kNone;
+  TargetDrag drag;
+  float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen
+  bool running = true;
+  bool minimized = false;
+  bool imgui_ready = false;
+  std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
+};
+
+// viewer_model.cpp. Reading a file needs no GL, so it can run while the window opens.
+struct ParsedModel {
+  std::unique_ptr<anim::Model> model;
+  std::string error;
+};
+ParsedModel ParseModel(const std::string& path);
+// Makes `parsed` the current model, posed by `request` through scene::BuildSession: session,
+// GPU buffers, framing, a new undo history. False (the current model stays) with *error.
+bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
+               const scene::PosingRequest& request, std::string* error);
+// The camera in front of the character, framing it.
+void FaceCharacter(ViewerState& state);
+
+// viewer_commands.cpp: applies the panel's and the keys' commands in order, each edit as one
+// undo step, and clears them.
+void ApplyCommands(ViewerState& state);
+
+// viewer_input.cpp: mouse and keys (after ImGui has seen the event).
+void HandleInput(ViewerState& state, const SDL_Event& event);
+
+// viewer_report.cpp: the pose report of what was drawn (what `ikpose pose --json` prints for
+// the same request); a window adds its own state under "viewer".
+bool WriteViewerReport(const ViewerState& state, std::string* error);
+
+}  // namespace ikpose::app

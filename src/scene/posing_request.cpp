@@ -1,0 +1,182 @@
+#include "scene/posing_request.h"
+
+#include <cmath>
+
+namespace ikpose::scene {
+
+namespace {
+
+bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+std::string ClipList(const anim::Model& model) {
+  std::string list;
+  for (std::size_t i = 0; i < model.clips.size(); ++i) {
+    if (i > 0) list += ", ";
+    list += model.clips[i].name.empty() ? std::to_string(i) : model.clips[i].name;
+  }
+  return list.empty() ? "the model has none" : "clips: " + list;
+}
+
+bool Targets(const PosingRequest& request, const std::string& chain) {
+  for (const ChainPoint& t : request.targets) {
+    if (t.chain == chain) return true;
+  }
+  if (!request.scenario) return false;
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbSetting& s = request.scenario->limbs[static_cast<int>(limb)];
+    if (anim::LimbName(limb) == chain && s.present && s.enabled && s.target_ms) return true;
+  }
+  return false;
+}
+
+// Step 1: the start pose and the clip.
+bool StartPose(const PosingRequest& request, PosingSession& session, std::string* error) {
+  session.SetStartPose(request.start_pose_ls);
+  const std::string clip_name = request.ClipName();
+  if (clip_name.empty()) return true;
+  const anim::Model& model = session.model();
+  const int clip = anim::FindClip(model, clip_name);
+  if (clip < 0) {
+    *error = model.source + ": no clip named '" + clip_name + "' (" + ClipList(model) + ")";
+    return false;
+  }
+  session.playback.clip = clip;
+  session.playback.time =
+      request.time.value_or(request.clip || !request.scenario ? 0.0f : request.scenario->time);
+  return true;
+}
+
+// Step 3: the scenario's limbs and ladder.
+bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error) {
+  for (anim::Limb l : anim::kLimbs) {
+    const LimbSetting& limb = scenario.limbs[static_cast<int>(l)];
+    if (!limb.present) continue;
+    LimbTarget& target = session.target(l);
+    if (!target.available) {
+      *error = scenario.file + ": the model has no " + std::string(anim::LimbName(l)) + " chain";
+      return false;
+    }
+    target.enabled = limb.enabled;
+    if (limb.target_ms) {
+      target.target_ms = *limb.target_ms;
+      target.given = true;
+    }
+    target.options = limb.options;
+    target.from_rest = limb.from_rest;
+  }
+  if (scenario.ladder) {
+    session.ladder = *scenario.ladder;
+    session.ladder_enabled = scenario.ladder_enabled;
+    if (scenario.ladder_snap) session.SnapToRungs();
+  }
+  return true;
+}
+
+// Step 4: the command line's targets and poles.
+bool ApplyPoints(const PosingRequest& request, PosingSession& session, std::string* error) {
+  for (const ChainPoint& t : request.targets) {
+    LimbTarget* target = nullptr;
+    if (!session.FindTarget(t.chain, &target, error)) return false;
+    target->target_ms = t.point_ms;
+    target->given = true;
+    target->rung = -1;
+  }
+  for (const ChainPoint& p : request.poles) {
+    LimbTarget* target = nullptr;
+    if (!session.FindTarget(p.chain, &target, error)) return false;
+    target->options.solver.use_pole = true;
+    target->options.solver.pole_ms = p.point_ms;
+  }
+  return true;
+}
+
+// Step 5 done: every given, enabled target solved, or the first reason it could not be.
+bool AllSolved(const PosingSession& session, std::string* error) {
+  const anim::Model& model = session.model();
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbTarget& t = session.target(limb);
+    if (t.available && t.given && t.enabled && !session.result(limb).ok) {
+      *error = model.source + ": " + session.result(limb).error;
+      return false;
+    }
+  }
+  for (const ChainTarget& extra : session.extra_chains()) {
+    if (extra.target.enabled && !extra.result.ok) {
+      *error = model.source + ": " + extra.result.error;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string PosingRequest::ClipName() const {
+  if (clip) return *clip;
+  return scenario ? scenario->clip : std::string();
+}
+
+bool CheckRequest(const PosingRequest& request, std::string* error) {
+  for (std::size_t i = 0; i < request.targets.size(); ++i) {
+    if (!Finite(request.targets[i].point_ms)) {
+      *error = "target of " + request.targets[i].chain + " is not a finite point";
+      return false;
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (request.targets[j].chain == request.targets[i].chain) {
+        *error = "chain " + request.targets[i].chain + " has two targets";
+        return false;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < request.poles.size(); ++i) {
+    const std::string& chain = request.poles[i].chain;
+    if (!Finite(request.poles[i].point_ms)) {
+      *error = "pole of " + chain + " is not a finite point";
+      return false;
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (request.poles[j].chain == chain) {
+        *error = "chain " + chain + " has two poles";
+        return false;
+      }
+    }
+    if (!Targets(request, chain)) {
+      *error = "pole given for chain " + chain + ", which has no --target";
+      return false;
+    }
+  }
+  if (request.time && request.ClipName().empty()) {
+    *error = "--time needs --clip";
+    return false;
+  }
+  if (request.time && !std::isfinite(*request.time)) {
+    *error = "--time must be a finite number of seconds";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
+                                            std::string* error) {
+  if (!CheckRequest(request, error)) return nullptr;
+  auto session = std::make_unique<PosingSession>(model);
+  // Step 0: a ladder in front of the character, sized to it (a scenario's ladder replaces it).
+  const anim::Bounds bounds = anim::ComputeBounds(model, session->rest_pose());
+  if (!bounds.empty()) {
+    const glm::vec3 floor_ms(0.5f * (bounds.min.x + bounds.max.x), bounds.min.y,
+                             0.5f * (bounds.min.z + bounds.max.z));
+    session->ladder = LadderFor(bounds.max.y - bounds.min.y, floor_ms, model.chains.forward_ms);
+  }
+  if (!StartPose(request, *session, error)) return nullptr;
+  session->ResetTargets();
+  if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
+  if (!ApplyPoints(request, *session, error)) return nullptr;
+  session->Evaluate();
+  if (!AllSolved(*session, error)) return nullptr;
+  return session;
+}
+
+}  // namespace ikpose::scene

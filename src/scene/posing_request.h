@@ -1,0 +1,60 @@
+// The one road from a situation to a pose: what every command (view, render, pose, export)
+// asks for, and the one function that builds the posing session from it.
+//
+// What: a `PosingRequest` holds a scenario file's contents, the command line's targets and
+// poles, a clip and time, and a start pose (a saved pose file's); `BuildSession` applies them
+// to a new session over a model in one documented order:
+//   0. a ladder sized to the character, in front of it;
+//   1. the start pose, then the clip (the command line's --clip over the scenario's; --time
+//      alone moves the scenario's clip);
+//   2. every limb target back on its hand or foot;
+//   3. the scenario's limbs (enabled, options, solve from rest, target) and its ladder, snapped
+//      to the rungs if the file asks;
+//   4. the command line's targets (a target replaces a snapped one) and poles;
+//   5. Evaluate: the given targets solved in the session's order (arms, legs, extra chains).
+// Why: a repro file handed over by a game developer must pose the same on the command line as
+// in the window; one function means one behaviour (DESIGN.md "One road").
+// Limits: names are resolved against the model, so errors about chains and clips come only
+// once the model is loaded; `CheckRequest` says what can be said before.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "scene/posing_session.h"
+#include "scene/scenario.h"
+
+namespace ikpose::scene {
+
+// A chain name (limb, end bone) and a model-space point: one --target or --pole.
+struct ChainPoint {
+  std::string chain;
+  glm::vec3 point_ms{0.f};
+};
+
+struct PosingRequest {
+  std::optional<Scenario> scenario;
+  std::vector<ChainPoint> targets;             // solved as given; each chain at most once
+  std::vector<ChainPoint> poles;               // each needs a target (here or in the scenario)
+  std::optional<std::string> clip;             // overrides the scenario's clip
+  std::optional<float> time;                   // seconds; needs a clip (here or in the scenario)
+  std::vector<anim::Transform> start_pose_ls;  // a saved pose; empty for the rest pose
+
+  // The clip to play, the command line's first ("" for none).
+  std::string ClipName() const;
+};
+
+// What can be checked without the model: duplicate chains, a pole without a target, --time
+// without a clip, non-finite numbers. False with one line in *error.
+bool CheckRequest(const PosingRequest& request, std::string* error);
+
+// Builds the session over `model` (which must outlive it). Null with one line in *error for a
+// clip, limb or chain the model lacks or a target that cannot be solved.
+std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
+                                            std::string* error);
+
+}  // namespace ikpose::scene

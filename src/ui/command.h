@@ -1,0 +1,24 @@
+// What a user can ask the viewer to do, as values: panel buttons and keys append the same
+// Command, and the app applies each in one place, each edit as one undo step.
+// Why: one list of actions instead of a flag per button, so a key and its button cannot drift
+// apart and every action is recorded the same way.
+#pragma once
+
+namespace ikpose::ui {
+
+enum class Command {
+  kUndo,
+  kRedo,
+  kResetTargets,  // every target back on its hand or foot
+  kSnapToRungs,
+  kStepUp,    // every snapped limb one rung up
+  kStepDown,  // ... one rung down
+  kFrameModel,
+  kResetView,  // in front of the character, framed
+  kSaveScene,
+  kLoadScene,
+  kExportPose,
+  kQuit,
+};
+
+}  // namespace ikpose::ui
