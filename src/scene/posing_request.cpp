@@ -6,10 +6,6 @@ namespace ikpose::scene {
 
 namespace {
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
 std::string ClipList(const anim::Model& model) {
   std::string list;
   for (std::size_t i = 0; i < model.clips.size(); ++i) {
@@ -120,10 +116,6 @@ std::string PosingRequest::ClipName() const {
 
 bool CheckRequest(const PosingRequest& request, std::string* error) {
   for (std::size_t i = 0; i < request.targets.size(); ++i) {
-    if (!Finite(request.targets[i].point_ms)) {
-      *error = "target of " + request.targets[i].chain + " is not a finite point";
-      return false;
-    }
     for (std::size_t j = 0; j < i; ++j) {
       if (request.targets[j].chain == request.targets[i].chain) {
         *error = "chain " + request.targets[i].chain + " has two targets";
@@ -133,10 +125,6 @@ bool CheckRequest(const PosingRequest& request, std::string* error) {
   }
   for (std::size_t i = 0; i < request.poles.size(); ++i) {
     const std::string& chain = request.poles[i].chain;
-    if (!Finite(request.poles[i].point_ms)) {
-      *error = "pole of " + chain + " is not a finite point";
-      return false;
-    }
     for (std::size_t j = 0; j < i; ++j) {
       if (request.poles[j].chain == chain) {
         *error = "chain " + chain + " has two poles";

@@ -49,7 +49,8 @@ struct PosingRequest {
 };
 
 // What can be checked without the model: duplicate chains, a pole without a target, --time
-// without a clip, non-finite numbers. False with one line in *error.
+// without a clip or not finite (a non-finite target fails its solve, with the reason). False
+// with one line in *error.
 bool CheckRequest(const PosingRequest& request, std::string* error);
 
 // Builds the session over `model` (which must outlive it). Null with one line in *error for a
