@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <glm/gtc/quaternion.hpp>
+
 namespace ikpose::anim {
 
 namespace {
@@ -50,6 +52,23 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
   }
   job.target_ms = target_ms;
   job.options = options.solver;
+  result.policy = options.solver.use_pole ? KneePolicy::kPole : KneePolicy::kSeed;
+  if (!options.solver.use_pole && options.policy == KneePolicy::kNatural && chain.natural.valid) {
+    // The natural policy is a pole in the chosen knee direction, off the hip-target axis.
+    const glm::mat3 parent_rotation =
+        hip_parent >= 0 ? glm::mat3_cast(ik::RotationOf(glm::mat3(pose.models_ms[hip_parent])))
+                        : glm::mat3(1.f);
+    const glm::vec3 hip_ms = PositionMs(pose, chain.upper);
+    const float limb = chain.upper_length + chain.lower_length;
+    result.swivel = ChooseSwivel(chain.natural, parent_rotation, hip_ms,
+                                 PositionMs(pose, chain.lower), target_ms, limb,
+                                 options.swivel_range_deg);
+    if (result.swivel.valid) {
+      job.options.use_pole = true;
+      job.options.pole_ms = 0.5f * (hip_ms + target_ms) + limb * result.swivel.knee_dir_ms;
+      result.policy = KneePolicy::kNatural;
+    }
+  }
   job.end_rotation = options.end_rotation;
   job.target_rotation_ms = options.target_rotation_ms;
 

@@ -19,18 +19,30 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/chains.h"
+#include "anim/knee_policy.h"
 #include "anim/skeleton.h"
 #include "ik/two_bone_job.h"
 
 namespace ikpose::anim {
 
 struct ChainSolveOptions {
-  ik::TwoBoneOptions solver;  // pole, limits, soften, weight (defaults: the seed)
+  // Where the knee goes (anim/knee_policy.h). A pole in `solver` (use_pole) overrides it; the
+  // natural policy on a chain without a natural bend (a custom chain) is the seed's rule.
+  KneePolicy policy = KneePolicy::kSeed;
+  float swivel_range_deg = 0.f;  // natural: either side of the natural bend; <= 0: the limb's
+  ik::TwoBoneOptions solver;     // pole, limits, soften, weight (defaults: the seed)
   ik::EndRotation end_rotation = ik::EndRotation::kFollow;
   glm::quat target_rotation_ms{1.f, 0.f, 0.f, 0.f};  // for EndRotation::kTarget
 
   bool operator==(const ChainSolveOptions&) const = default;
 };
+
+// The options of a detected limb unless someone says otherwise: the natural knee policy.
+inline ChainSolveOptions NaturalOptions() {
+  ChainSolveOptions options;
+  options.policy = KneePolicy::kNatural;
+  return options;
+}
 
 struct ChainSolveResult {
   bool ok = false;
@@ -42,6 +54,8 @@ struct ChainSolveResult {
   glm::vec3 knee_ms{0.f};
   glm::vec3 end_ms{0.f};
   float error_ms = 0.f;  // |end_ms - target_ms|
+  KneePolicy policy = KneePolicy::kSeed;  // the policy that placed the knee
+  SwivelChoice swivel;                    // natural: the natural direction and the swivel
 };
 
 // `pose.models_ms` must be up to date (UpdateModels); they are kept up to date.

@@ -5,6 +5,10 @@
 #include <cmath>
 #include <limits>
 
+#include <glm/gtc/quaternion.hpp>
+
+#include "ik/transform.h"
+
 namespace ikpose::anim {
 
 namespace {
@@ -561,6 +565,16 @@ ChainSet DetectChains(const Skeleton& skeleton, const Pose& rest) {
     if (!set[limb].valid() && !near_miss[static_cast<int>(limb)].empty()) {
       set.notes.push_back(near_miss[static_cast<int>(limb)]);
     }
+    LimbChain& c = set[limb];
+    if (!c.valid()) continue;
+    const int parent = skeleton.parents[static_cast<std::size_t>(c.upper)];
+    const glm::mat3 parent_rotation = parent >= 0 ? glm::mat3_cast(ik::RotationOf(glm::mat3(
+                                                        rest.models_ms[static_cast<std::size_t>(
+                                                            parent)])))
+                                                  : glm::mat3(1.f);
+    c.natural = RestNaturalBend(PositionMs(rest, c.upper), PositionMs(rest, c.lower),
+                                EndPositionMs(c, rest), parent_rotation,
+                                limb == Limb::kLeftLeg || limb == Limb::kRightLeg, set.forward_ms);
   }
   return set;
 }

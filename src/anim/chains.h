@@ -30,6 +30,7 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/knee_policy.h"
 #include "anim/skeleton.h"
 
 namespace ikpose::anim {
@@ -52,6 +53,7 @@ struct LimbChain {
   float upper_length = 0.f;      // |b - a| at rest, model space
   float lower_length = 0.f;      // |c - b| at rest, model space
   std::string found_by;          // "names", "structure" or "custom"
+  NaturalBend natural;           // the rig's natural bend (detected limbs; custom: not valid)
   bool valid() const { return upper >= 0 && lower >= 0 && end >= 0; }
 };
 

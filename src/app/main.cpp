@@ -48,6 +48,9 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "scenario file: its limbs, options, ladder and clip");
   command->add_option("--target", request->targets, target_help);
   command->add_option("--pole", request->poles, "CHAIN=x,y,z pole, model space");
+  command->add_option("--policy", request->policies,
+                      "CHAIN=seed|natural|pole, or one policy for every limb: where the knee "
+                      "(elbow) goes (default natural)");
   command->add_option("--clip", request->clip, clip_help);
   command->add_option("--time", request->time, "time in the clip, seconds");
 }

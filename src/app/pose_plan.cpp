@@ -19,6 +19,22 @@ bool ParsePoints(const std::vector<std::string>& texts, const char* what,
   return true;
 }
 
+bool ParsePolicies(const std::vector<std::string>& texts,
+                   std::vector<std::pair<std::string, anim::KneePolicy>>* out, std::string* error) {
+  for (const std::string& text : texts) {
+    const std::size_t eq = text.rfind('=');
+    const std::string chain = eq == std::string::npos ? "" : text.substr(0, eq);
+    const std::string name = eq == std::string::npos ? text : text.substr(eq + 1);
+    anim::KneePolicy policy;
+    if (!anim::ParsePolicy(name, &policy) || (eq != std::string::npos && chain.empty())) {
+      *error = "--policy '" + text + "' is not CHAIN=seed|natural|pole or seed|natural|pole";
+      return false;
+    }
+    out->emplace_back(chain, policy);
+  }
+  return true;
+}
+
 }  // namespace
 
 bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
@@ -26,7 +42,8 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
   scene::PosingRequest& r = out.request;
   error->exit_code = 2;
   if (!ParsePoints(request.targets, "target", &r.targets, &error->what) ||
-      !ParsePoints(request.poles, "pole", &r.poles, &error->what)) {
+      !ParsePoints(request.poles, "pole", &r.poles, &error->what) ||
+      !ParsePolicies(request.policies, &r.policies, &error->what)) {
     return false;
   }
   r.clip = request.clip;

@@ -205,6 +205,14 @@ Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::
     c["knee_bend_deg"] = Clean(p.knee_bend_deg);
     c["knee_displacement"] = Clean(p.knee_displacement);
     c["flip_margin"] = Clean(p.flip_margin);
+    c["policy"] = anim::PolicyName(r.policy);
+    if (r.policy == anim::KneePolicy::kNatural) {
+      c["swivel_deg"] = Clean(r.swivel.swivel_deg);
+      c["swivel_range_deg"] = Clean(r.swivel.range_deg);
+      c["swivel_reference_deg"] = Clean(r.swivel.reference_deg);
+      c["swivel_clamped"] = r.swivel.clamped;
+      c["natural_ms"] = ToJson(r.swivel.natural_ms);
+    }
     c["used_pole"] = p.used_pole;
     c["used_fallback_side"] = p.used_fallback_side;
     c["limit_clamped"] = r.output.limit_clamped;

@@ -84,6 +84,29 @@ bool ApplyPoints(const PosingRequest& request, PosingSession& session, std::stri
     if (!session.FindTarget(p.chain, &target, error)) return false;
     target->options.solver.use_pole = true;
     target->options.solver.pole_ms = p.point_ms;
+    target->options.policy = anim::KneePolicy::kPole;
+  }
+  for (const auto& [chain, policy] : request.policies) {
+    std::vector<LimbTarget*> targets;
+    if (chain.empty()) {
+      for (anim::Limb limb : anim::kLimbs) {
+        if (session.target(limb).available) targets.push_back(&session.target(limb));
+      }
+      for (ChainTarget& extra : session.extra_chains()) targets.push_back(&extra.target);
+    } else {
+      LimbTarget* target = nullptr;
+      if (!session.FindTarget(chain, &target, error)) return false;
+      targets.push_back(target);
+    }
+    for (LimbTarget* target : targets) {
+      if (policy == anim::KneePolicy::kPole && !target->options.solver.use_pole) {
+        *error = "--policy " + (chain.empty() ? std::string() : chain + "=") +
+                 "pole needs a pole for every chain it names (--pole CHAIN=x,y,z)";
+        return false;
+      }
+      target->options.policy = policy;
+      if (policy != anim::KneePolicy::kPole) target->options.solver.use_pole = false;
+    }
   }
   return true;
 }

@@ -10,7 +10,8 @@
 //   2. every limb target back on its hand or foot;
 //   3. the scenario's limbs (enabled, options, solve from rest, target) and its ladder, snapped
 //      to the rungs if the file asks;
-//   4. the command line's targets (a target replaces a snapped one) and poles;
+//   4. the command line's targets (a target replaces a snapped one), poles, then policies
+//      (seed or natural drop a pole; pole needs one);
 //   5. Evaluate: the given targets solved in the session's order (arms, legs, extra chains).
 // Why: a repro file handed over by a game developer must pose the same on the command line as
 // in the window; one function means one behaviour (DESIGN.md "One road").
@@ -40,6 +41,8 @@ struct PosingRequest {
   std::optional<Scenario> scenario;
   std::vector<ChainPoint> targets;             // solved as given; each chain at most once
   std::vector<ChainPoint> poles;               // each needs a target (here or in the scenario)
+  // --policy CHAIN=P (chain named) or --policy P (chain empty: every limb), in order.
+  std::vector<std::pair<std::string, anim::KneePolicy>> policies;
   std::optional<std::string> clip;             // overrides the scenario's clip
   std::optional<float> time;                   // seconds; needs a clip (here or in the scenario)
   std::vector<anim::Transform> start_pose_ls;  // a saved pose; empty for the rest pose

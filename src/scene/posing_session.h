@@ -33,7 +33,8 @@ struct LimbTarget {
   // target (by any code) places it: Evaluate notices that it left its resting point.
   bool given = false;
   glm::vec3 target_ms{0.0f};
-  anim::ChainSolveOptions options;
+  // The natural knee policy by default (a chain without a natural bend falls back to the seed).
+  anim::ChainSolveOptions options = anim::NaturalOptions();
   bool from_rest = false;  // solve from the rest pose instead of the clip's pose
   int rung = -1;           // the ladder rung this target is snapped to, -1 for none
 

@@ -49,6 +49,7 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
   if (!j.is_object()) throw FieldError{field + " must be an object"};
   LimbSetting limb;
   limb.present = true;
+  bool policy_given = false;
   for (const auto& [key, value] : j.items()) {
     const std::string f = field + "." + key;
     ik::TwoBoneOptions& o = limb.options.solver;
@@ -85,10 +86,26 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
       }
     } else if (key == "from_rest") {
       limb.from_rest = Bool(value, f);
+    } else if (key == "policy") {
+      if (!value.is_string() || !anim::ParsePolicy(value.get<std::string>(), &limb.options.policy))
+        throw FieldError{f + " must be \"seed\", \"natural\" or \"pole\""};
+      policy_given = true;
+    } else if (key == "swivel_deg") {
+      limb.options.swivel_range_deg = Number(value, f);
+      if (limb.options.swivel_range_deg <= 0.0f || limb.options.swivel_range_deg > 180.0f)
+        throw FieldError{f + " must be in (0, 180]"};
     } else {
       throw FieldError{"unknown field " + f};
     }
   }
+  // A pole is the pole policy; naming another policy beside it is a contradiction.
+  const ik::TwoBoneOptions& o = limb.options.solver;
+  if (o.use_pole && policy_given && limb.options.policy != anim::KneePolicy::kPole)
+    throw FieldError{field + ": a pole is given with policy \"" +
+                     anim::PolicyName(limb.options.policy) + "\""};
+  if (!o.use_pole && limb.options.policy == anim::KneePolicy::kPole)
+    throw FieldError{field + ".policy is \"pole\" but no pole is given"};
+  if (o.use_pole) limb.options.policy = anim::KneePolicy::kPole;
   return limb;
 }
 
@@ -208,10 +225,12 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
         {"soften", o.soften},
         {"weight", o.weight},
         {"from_rest", limb.from_rest},
+        {"policy", o.use_pole ? "pole" : anim::PolicyName(limb.options.policy)},
         {"end_rotation",
          limb.options.end_rotation == ik::EndRotation::kKeepModel ? "keep_model" : "follow"}};
     if (limb.target_ms) out["target"] = ToJson(*limb.target_ms);
     if (o.use_pole) out["pole"] = ToJson(o.pole_ms);
+    if (limb.options.swivel_range_deg > 0.0f) out["swivel_deg"] = limb.options.swivel_range_deg;
     if (o.use_limits)
       out["limits"] = {{"min_deg", o.limits.min_deg}, {"max_deg", o.limits.max_deg}};
     limbs[std::string(anim::LimbName(l))] = out;

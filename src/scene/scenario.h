@@ -8,7 +8,7 @@
 //    "limbs": {"left_leg": {"target": [0.1, 0.4, 0.3], "pole": [0.1, 0.5, 1.0],
 //                           "limits": {"min_deg": 5, "max_deg": 150}, "soften": 0.9,
 //                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
-//                           "enabled": true}},
+//                           "enabled": true, "policy": "pole", "swivel_deg": 45}},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
 //               "snap": true}}
@@ -26,7 +26,7 @@ struct LimbSetting {
   bool present = false;  // the file mentions this limb
   bool enabled = true;
   std::optional<glm::vec3> target_ms;
-  anim::ChainSolveOptions options;
+  anim::ChainSolveOptions options = anim::NaturalOptions();
   bool from_rest = false;
 };
 

@@ -1,0 +1,115 @@
+#include "anim/knee_policy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "ik/rotation.h"
+
+namespace ikpose::anim {
+
+namespace {
+
+constexpr float kRestBendFraction = 0.02f;  // rest knee this far off the line: a bend
+constexpr float kReferenceFade = 0.05f;     // current knee nearer the axis: its side fades
+
+glm::vec3 PerpendicularPart(const glm::vec3& v, const glm::vec3& unit_axis) {
+  return v - glm::dot(v, unit_axis) * unit_axis;
+}
+
+// Signed angle from unit `a` to unit `b`, both perpendicular to unit `axis`, in degrees.
+float SignedAngleDeg(const glm::vec3& a, const glm::vec3& b, const glm::vec3& axis) {
+  return glm::degrees(std::atan2(glm::dot(glm::cross(a, b), axis), glm::dot(a, b)));
+}
+
+// Identity within +-range; beyond, it holds at the range and folds back to 0 at +-180, so the
+// map is continuous around the whole circle.
+float FoldIntoRange(float deg, float range) {
+  const float a = std::abs(deg);
+  if (a <= range) return deg;
+  const float hold_until = 0.5f * (180.f + range);
+  const float folded = a <= hold_until ? range : range * (180.f - a) / (180.f - hold_until);
+  return std::copysign(folded, deg);
+}
+
+}  // namespace
+
+const char* PolicyName(KneePolicy policy) {
+  switch (policy) {
+    case KneePolicy::kSeed:
+      return "seed";
+    case KneePolicy::kNatural:
+      return "natural";
+    case KneePolicy::kPole:
+      return "pole";
+  }
+  return "?";
+}
+
+bool ParsePolicy(std::string_view text, KneePolicy* policy) {
+  for (KneePolicy p : {KneePolicy::kSeed, KneePolicy::kNatural, KneePolicy::kPole}) {
+    if (text == PolicyName(p)) {
+      *policy = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
+                            const glm::vec3& foot_ms, const glm::mat3& parent_rotation_ms,
+                            bool is_leg, const glm::vec3& forward_ms) {
+  NaturalBend bend;
+  const glm::vec3 reach = foot_ms - hip_ms;
+  const float limb = glm::length(knee_ms - hip_ms) + glm::length(foot_ms - knee_ms);
+  if (!(glm::length(reach) > 1e-6f * limb) || !(limb > 0.f)) return bend;
+  const glm::vec3 axis = glm::normalize(reach);
+  glm::vec3 side = PerpendicularPart(knee_ms - hip_ms, axis);
+  bend.from_rest = glm::length(side) >= kRestBendFraction * limb;
+  if (!bend.from_rest) {
+    const glm::vec3 up(0.f, 1.f, 0.f);
+    side = PerpendicularPart(is_leg ? forward_ms : -forward_ms - 0.3f * up, axis);
+    if (!(glm::length(side) > 1e-6f)) side = ik::AnyPerpendicular(axis);
+  }
+  const glm::mat3 to_parent = glm::transpose(parent_rotation_ms);  // rotation: inverse
+  bend.bend_ps = glm::normalize(to_parent * glm::normalize(side));
+  bend.reach_ps = glm::normalize(to_parent * axis);
+  bend.range_deg = is_leg ? 45.f : 60.f;
+  bend.valid = std::isfinite(bend.bend_ps.x + bend.bend_ps.y + bend.bend_ps.z) &&
+               std::isfinite(bend.reach_ps.x + bend.reach_ps.y + bend.reach_ps.z);
+  return bend;
+}
+
+SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotation_ms,
+                          const glm::vec3& hip_ms, const glm::vec3& knee_ms,
+                          const glm::vec3& target_ms, float limb_length, float range_deg) {
+  SwivelChoice choice;
+  const glm::vec3 to_target = target_ms - hip_ms;
+  if (!bend.valid || !(glm::length(to_target) > 1e-6f * limb_length)) return choice;
+  const glm::vec3 axis = glm::normalize(to_target);
+  const glm::vec3 bend_ms = parent_rotation_ms * bend.bend_ps;
+  const glm::vec3 reach_ms = parent_rotation_ms * bend.reach_ps;
+  // Swing the rest bend along with the limb: from the rest hip-foot direction to the axis.
+  glm::vec3 natural = PerpendicularPart(ik::RotationBetween(reach_ms, axis) * bend_ms, axis);
+  if (!(glm::length(natural) > 1e-3f)) natural = PerpendicularPart(bend_ms, axis);
+  if (!(glm::length(natural) > 1e-3f)) natural = ik::AnyPerpendicular(axis);
+  natural = glm::normalize(natural);
+
+  choice.range_deg = range_deg > 0.f ? range_deg : bend.range_deg;
+  const glm::vec3 side = PerpendicularPart(knee_ms - hip_ms, axis);
+  const float side_length = glm::length(side);
+  if (side_length > 1e-6f * limb_length) {
+    choice.reference_deg = SignedAngleDeg(natural, side / side_length, axis);
+  }
+  const float weight = std::clamp(side_length / (kReferenceFade * limb_length), 0.f, 1.f);
+  choice.clamped = std::abs(choice.reference_deg) > choice.range_deg;
+  choice.swivel_deg = weight * FoldIntoRange(choice.reference_deg, choice.range_deg);
+  choice.natural_ms = natural;
+  choice.knee_dir_ms =
+      glm::normalize(glm::angleAxis(glm::radians(choice.swivel_deg), axis) * natural);
+  choice.valid = true;
+  return choice;
+}
+
+}  // namespace ikpose::anim

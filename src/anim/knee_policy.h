@@ -1,0 +1,75 @@
+// Where the knee (elbow) goes on its circle: the knee policy of a limb.
+//
+// What: `seed` is the blog post's rule (the knee nearest the current knee), `pole` bends toward
+// a pole point, and `natural` (the default of the viewer, render, pose and export on detected
+// limbs) takes the current knee's swivel about the hip-target axis but keeps it within a range
+// around the rig's natural bend, so a knee never bends against the joint.
+//
+// The natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot line
+// by 2% of the limb or more), else the facing: knees forward, elbows back and a little down. It
+// is kept in the frame of the hip's (shoulder's) parent bone, so it turns with the body, and is
+// carried to the current hip-target axis by the swing that takes the rest hip-foot direction
+// there: lifting a foot forward to hip height turns the natural knee direction from forward to
+// up, as a leg's does.
+//
+// Swivel: the angle about the hip-target axis from the natural direction to the knee. The
+// default range is +-45 deg for legs (the hip's internal and external rotation, about 40-50 deg
+// each way in adults, is what swings a knee off the foot's plane) and +-60 deg for arms (the
+// shoulder rotates further, and elbows drop or lift with it). Within the range, with the
+// current knee at least 5% of the limb off the hip-target axis, the knee keeps the current
+// knee's swivel exactly as the seed would; beyond the range it holds at the range and
+// folds back to the natural direction as the current knee comes to point straight against it
+// (a knee *behind* the leg maps to the natural side, not to either limit, which would flip
+// between the two). Near a straight limb the current knee's side is undefined, so its weight
+// fades to the natural direction: the knee moves continuously with a smooth target.
+// Limits: when the hip-target axis is opposite the rest hip-foot direction (a foot above the
+// head) the swing is undefined and the natural direction is the rest bend itself; with the
+// target on the hip there is no axis at all (the solver reports that).
+#pragma once
+
+#include <string_view>
+
+#include <glm/glm.hpp>
+
+namespace ikpose::anim {
+
+enum class KneePolicy { kSeed, kNatural, kPole };
+
+// "seed", "natural", "pole".
+const char* PolicyName(KneePolicy policy);
+bool ParsePolicy(std::string_view text, KneePolicy* policy);
+
+// A limb's natural bend, in the frame of its upper bone's parent (rotation only).
+struct NaturalBend {
+  bool valid = false;
+  glm::vec3 bend_ps{0.f, 0.f, 1.f};   // unit, perpendicular to reach_ps: the knee's side at rest
+  glm::vec3 reach_ps{0.f, -1.f, 0.f};  // unit: hip to foot at rest
+  float range_deg = 45.f;              // default swivel range either side
+  bool from_rest = false;              // true: the rest pose's bend; false: from the facing
+
+  bool operator==(const NaturalBend&) const = default;
+};
+
+// From the rest positions of hip, knee and foot (model space), the rotation of the hip's parent
+// at rest, and the character's forward direction.
+NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
+                            const glm::vec3& foot_ms, const glm::mat3& parent_rotation_ms,
+                            bool is_leg, const glm::vec3& forward_ms);
+
+struct SwivelChoice {
+  bool valid = false;
+  glm::vec3 natural_ms{0.f};   // unit, perpendicular to the hip-target axis: swivel 0
+  glm::vec3 knee_dir_ms{0.f};  // unit, perpendicular to the axis: where the knee goes
+  float reference_deg = 0.f;   // the current knee's swivel (what the seed would keep)
+  float swivel_deg = 0.f;      // the chosen swivel
+  float range_deg = 0.f;
+  bool clamped = false;  // the current knee's swivel was outside the range
+};
+
+// The natural policy's knee direction for the current hip, knee and target (model space) and
+// the hip's parent's current rotation. `range_deg` <= 0 takes the bend's default.
+SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotation_ms,
+                          const glm::vec3& hip_ms, const glm::vec3& knee_ms,
+                          const glm::vec3& target_ms, float limb_length, float range_deg);
+
+}  // namespace ikpose::anim
