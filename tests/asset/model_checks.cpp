@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "anim/apply_ik.h"
@@ -40,6 +41,19 @@ bool Finite(const glm::vec3& v) {
 float Scale(const anim::Pose& pose, const anim::LimbChain& chain) {
   return chain.upper_length + chain.lower_length +
          1e-6f * glm::length(anim::PositionMs(pose, chain.upper));
+}
+
+// Where the knee of a chain with bone lengths l1, l2 must go for a reachable target t when it
+// bends toward `toward`: on the circle where the spheres (a, l1) and (t, l2) meet (law of
+// cosines), at its point in the plane of a, t and `toward`, on toward's side of the line a-t.
+glm::vec3 KneeToward(const glm::vec3& a, const glm::vec3& t, float l1, float l2,
+                     const glm::vec3& toward) {
+  const float d = glm::length(t - a);
+  const glm::vec3 u = (t - a) / d;
+  const float along = (l1 * l1 - l2 * l2 + d * d) / (2.f * d);
+  const float away = std::sqrt(std::max(0.f, l1 * l1 - along * along));
+  const glm::vec3 off = (toward - a) - glm::dot(toward - a, u) * u;
+  return a + along * u + away * glm::normalize(off);
 }
 
 }  // namespace
@@ -135,6 +149,29 @@ void ExpectSolveKeepsTheContract(const anim::Model& model, const anim::LimbChain
             tolerance);
   if (!chain.end_is_child) {
     EXPECT_LT(glm::length(anim::PositionMs(pose, chain.end) - target), tolerance);
+  }
+  // The knee kept its side. The target is in the current bend plane, so the circle point nearest
+  // the current knee (the default rule) is in that plane, on the current knee's side of the
+  // hip-target line.
+  const glm::vec3 toward_target = glm::normalize(target - a);
+  const glm::vec3 knee_side = (b - a) - glm::dot(b - a, toward_target) * toward_target;
+  ASSERT_GT(glm::length(knee_side), 1e-3f * scale) << "the current knee should be off the line";
+  EXPECT_LT(glm::length(anim::PositionMs(pose, chain.lower) - KneeToward(a, target, l1, l2, b)),
+            tolerance)
+      << "knee on the wrong side of the hip-target line";
+  // A pole on the other side pins the knee there instead.
+  {
+    anim::ChainSolveOptions toward_pole;
+    toward_pole.solver.use_pole = true;
+    toward_pole.solver.pole_ms = 0.5f * (a + target) - (l1 + l2) * glm::normalize(knee_side);
+    anim::Pose flipped = start;
+    const anim::ChainSolveResult p = anim::SolveChainOnPose(s, chain, target, toward_pole, flipped);
+    ASSERT_TRUE(p.ok) << p.error;
+    EXPECT_LT(glm::length(anim::EndPositionMs(chain, flipped) - target), tolerance);
+    EXPECT_LT(glm::length(anim::PositionMs(flipped, chain.lower) -
+                          KneeToward(a, target, l1, l2, toward_pole.solver.pole_ms)),
+              tolerance)
+        << "knee not on the pole's side";
   }
   // Bone lengths unchanged.
   EXPECT_NEAR(

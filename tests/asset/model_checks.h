@@ -21,7 +21,8 @@ std::filesystem::path DefaultCharacter();
 void ExpectWellFormed(const anim::Model& model);
 
 // Solves `chain` toward a reachable target derived from `pose` and checks the contract: end
-// on the target, bone lengths unchanged, bones outside the chain untouched, children follow.
+// on the target, the knee on its side of the hip-target line (the current knee's, or with a
+// pole the pole's), bone lengths unchanged, bones outside the chain untouched, children follow.
 // `what` names the case in failure messages.
 void ExpectSolveKeepsTheContract(const anim::Model& model, const anim::LimbChain& chain,
                                  const anim::Pose& pose, const std::string& what);

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
+#include <sstream>
+#include <string>
 
 #include "run_program.h"
 
@@ -21,8 +24,23 @@ TEST(Cli, VersionPrintsNameAndVersion) {
 TEST(Cli, HelpListsTheSubcommands) {
   const ProgramResult r = RunIkpose({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* sub : {"view", "render"}) {
-    EXPECT_NE(r.out.find(sub), std::string::npos) << sub;
+  // The names listed under "Subcommands:", one per line (a word in a description is not one).
+  const std::size_t section = r.out.find("Subcommands:\n");
+  ASSERT_NE(section, std::string::npos) << r.out;
+  std::set<std::string> listed;
+  std::istringstream lines(r.out.substr(section + 13));
+  for (std::string line; std::getline(lines, line) && !line.empty();) {
+    std::istringstream words(line);
+    std::string name;
+    words >> name;
+    listed.insert(name);
+  }
+  for (const std::string sub : {"view", "render", "inspect", "pose", "export", "solve"}) {
+    EXPECT_EQ(listed.count(sub), 1u) << sub << " is not listed in\n" << r.out;
+    // And it is a real subcommand: its own help names it.
+    const ProgramResult help = RunIkpose({sub, "--help"});
+    EXPECT_EQ(help.exit_code, 0) << sub << ": " << help.err;
+    EXPECT_NE(help.out.find("ikpose " + sub), std::string::npos) << help.out;
   }
 }
 

@@ -1,12 +1,17 @@
 // `ikpose render` draws the viewer's frame headlessly (SDL offscreen driver, EGL) into a PNG.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <stb_image.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "run_program.h"
+#include "support/files.h"
 
 namespace ikpose::test {
 namespace {
@@ -42,7 +47,7 @@ TEST(Render, WritesPngOfRequestedSize) {
   EXPECT_EQ(corner[3], 255);
   EXPECT_GT(corner[0] + corner[1] + corner[2], 60);
   // No temporary file left beside the image.
-  EXPECT_FALSE(std::filesystem::exists(png + ".tmp"));
+  EXPECT_EQ(Listing(dir), std::vector<std::string>{"frame.png"});
   std::filesystem::remove_all(dir);
 }
 
@@ -57,6 +62,43 @@ TEST(Render, DrawsThePanelTopLeft) {
   const unsigned char* background = image.at(630, 470);
   EXPECT_GT(title[2], title[0] + 30) << "title bar should be blue";
   EXPECT_NE(title[2], background[2]);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Render, ReplacingAnImageSwapsInANewFileWhileAViewerKeepsTheOldOne) {
+  const std::string dir = MakeTempDir();
+  const std::string png = dir + "/frame.png";
+  ASSERT_EQ(RunIkpose({"render", "--out", png, "--size", "64x48", "--no-panel"}).exit_code, 0);
+  const std::string old_bytes = FileBytes(png);
+  ASSERT_FALSE(old_bytes.empty());
+  const ino_t old_inode = InodeOf(png);
+  // An image viewer has the old file open while the next render replaces it.
+  const int viewer = ::open(png.c_str(), O_RDONLY);
+  ASSERT_GE(viewer, 0);
+  const ProgramResult r = RunIkpose({"render", "--out", png, "--size", "96x64", "--no-panel"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(InodeOf(png), old_inode) << "renamed into place, not rewritten";
+  EXPECT_NE(FileBytes(png), old_bytes);
+  const std::string seen = OpenFileBytes(viewer);
+  ::close(viewer);
+  EXPECT_TRUE(seen == old_bytes) << "the open file changed under its reader";
+  EXPECT_EQ(Listing(dir), std::vector<std::string>{"frame.png"});
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Render, ADiskFullMidwayKeepsTheOldImageAndLeavesNoTemporary) {
+  const std::string dir = MakeTempDir();
+  const std::string png = dir + "/frame.png";
+  ASSERT_EQ(RunIkpose({"render", "--out", png, "--size", "64x48", "--no-panel"}).exit_code, 0);
+  const std::string old_bytes = FileBytes(png);
+  // The new image is far bigger than the limit: the write fails partway through.
+  const ProgramResult r =
+      RunIkposeWithFileSizeLimit({"render", "--out", png, "--size", "640x480", "--no-panel"}, 2048);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.err.rfind("ikpose: error: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(png), std::string::npos) << r.err;
+  EXPECT_TRUE(FileBytes(png) == old_bytes) << "the old image must stay whole";
+  EXPECT_EQ(Listing(dir), std::vector<std::string>{"frame.png"});
   std::filesystem::remove_all(dir);
 }
 

@@ -1,8 +1,11 @@
 #include "run_program.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +66,45 @@ ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string&
   result.out = ReadFile(dir / "stdout");
   result.err = ReadFile(dir / "stderr");
   std::filesystem::remove_all(dir);
+  return result;
+}
+
+ProgramResult RunIkposeWithFileSizeLimit(const std::vector<std::string>& args,
+                                         long max_file_bytes) {
+  std::vector<std::string> words{IKPOSE_EXE};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  int err_pipe[2];
+  if (::pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
+  const pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    // Only async-signal-safe calls between fork and exec; an ignored signal stays ignored
+    // across exec, and the limit covers regular files only (not the pipe or /dev/null).
+    const int null_fd = ::open("/dev/null", O_RDWR);
+    ::dup2(null_fd, 0);
+    ::dup2(null_fd, 1);
+    ::dup2(err_pipe[1], 2);
+    ::close(err_pipe[0]);
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlim_t bytes = static_cast<rlim_t>(max_file_bytes);
+    const rlimit limit{bytes, bytes};
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(err_pipe[1]);
+  ProgramResult result;
+  char buffer[4096];
+  for (ssize_t n; (n = ::read(err_pipe[0], buffer, sizeof buffer)) > 0;) {
+    result.err.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(err_pipe[0]);
+  int status = 0;
+  if (::waitpid(child, &status, 0) != child) throw std::runtime_error("waitpid failed");
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }
 

@@ -18,6 +18,12 @@ struct ProgramResult {
 ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text = "",
                         const std::vector<std::string>& env = {});
 
+// Runs IKPOSE_EXE with `args` under a file size limit of `max_file_bytes` (RLIMIT_FSIZE, with
+// SIGXFSZ ignored so that a write past it fails with EFBIG instead of killing the program):
+// how a disk that fills up midway looks to the program. Standard input is empty and standard
+// output discarded; standard error comes back.
+ProgramResult RunIkposeWithFileSizeLimit(const std::vector<std::string>& args, long max_file_bytes);
+
 // A fresh empty folder for one test's files.
 std::string MakeTempDir();
 

@@ -98,10 +98,23 @@ TEST(PositionsDegenerate, StraightChainWithTheTargetOnItsLineBendsToAFixedSide) 
   EXPECT_NEAR(glm::length(r.knee_ms - in.hip_ms), 1.f, 1e-6f);
   EXPECT_NEAR(glm::length(r.foot_ms - r.knee_ms), 1.f, 1e-6f);
   EXPECT_NEAR(glm::dot(r.knee_ms - rep.circle.center_ms, glm::vec3(1.f, 0.f, 0.f)), 0.f, 1e-6f);
-  // Deterministic: the same side every time.
-  PositionsResult again;
-  ASSERT_EQ(SolvePositions(in, &again), InputError::kNone);
-  EXPECT_EQ(again.knee_ms, r.knee_ms);
+  // The side is pinned: the first vector of Duff et al.'s orthonormal basis of the hip-target
+  // direction (JCGT 2017); for +x that is -z. Equal bones of 1 and |at| = 1.5 put the knee
+  // 0.75 along the axis and sqrt(1 - 0.75^2) off it.
+  const float off = std::sqrt(1.f - 0.75f * 0.75f);
+  EXPECT_NEAR(r.knee_ms.x, 0.75f, 1e-6f);
+  EXPECT_NEAR(r.knee_ms.y, 0.f, 1e-6f);
+  EXPECT_NEAR(r.knee_ms.z, -off, 1e-6f);
+  // A straight leg hanging down (-y) with the target up its line bends toward +x, the basis's
+  // first vector for -y.
+  PositionsResult leg;
+  ASSERT_EQ(SolvePositions(Chain(kA, glm::vec3(0.f, -1.f, 0.f), glm::vec3(0.f, -2.f, 0.f),
+                                 glm::vec3(0.f, -1.5f, 0.f)),
+                           &leg),
+            InputError::kNone);
+  EXPECT_NEAR(leg.knee_ms.x, off, 1e-6f);
+  EXPECT_NEAR(leg.knee_ms.y, -0.75f, 1e-6f);
+  EXPECT_NEAR(leg.knee_ms.z, 0.f, 1e-6f);
 }
 
 TEST(PositionsDegenerate, StraightChainAlreadyReachingStaysStraight) {

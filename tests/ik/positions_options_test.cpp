@@ -270,10 +270,18 @@ TEST(PositionsWeight, BlendsFromTheInputPoseToTheSolvedOne) {
     ASSERT_NEAR(glm::length(half.foot_ms - half.knee_ms), glm::length(ch.c - ch.b), tol);
     const float full_angle = glm::angle(full.hip_rotation);
     ASSERT_NEAR(glm::angle(half.hip_rotation), 0.5f * full_angle, 1e-3f);
-    in.options.weight = 1.f;
-    PositionsResult one;
-    ASSERT_EQ(SolvePositions(in, &one), InputError::kNone);
-    ASSERT_EQ(one.knee_ms, full.knee_ms);
+    // Each bone turns by its share of its own solved turn: the hip half way along the arc to
+    // its solved turn, the knee by half its solved turn relative to the hip (in the full
+    // solve the lower bone is q_hip * (q_hip^-1 q_knee q_hip) * bc).
+    const glm::quat identity(1.f, 0.f, 0.f, 0.f);
+    const glm::quat hip_half = glm::slerp(identity, full.hip_rotation, 0.5f);
+    const glm::quat knee_in_hip =
+        glm::conjugate(full.hip_rotation) * full.knee_rotation * full.hip_rotation;
+    const glm::quat knee_half = glm::slerp(identity, knee_in_hip, 0.5f);
+    const glm::vec3 knee = ch.a + hip_half * (ch.b - ch.a);
+    ASSERT_LE(glm::length(half.knee_ms - knee), tol) << i;
+    ASSERT_LE(glm::length(half.foot_ms - (knee + hip_half * (knee_half * (ch.c - ch.b)))), tol)
+        << i;
   }
   PositionsInput bad;
   bad.knee_ms = glm::vec3(0.f, -1.f, 0.f);

@@ -2,6 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
+#include <cstdlib>
+
+#include "anim/test_rigs.h"
+#include "scene/posing_session.h"
+
 namespace ikpose::scene {
 namespace {
 
@@ -43,6 +50,128 @@ TEST(Ladder, RejectsNonsenseDimensions) {
   EXPECT_TRUE(ladder.Valid());
   ladder.rung_spacing = 0.0f;
   EXPECT_FALSE(ladder.Valid());
+}
+
+// Snapping a posing session's targets to the ladder, checked against where the rungs are by
+// the ladder's own numbers (not by its member functions).
+
+using anim::Limb;
+
+// A humanoid whose four limbs the session detects.
+anim::Model Humanoid() {
+  anim::Model model;
+  model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
+  return model;
+}
+
+// Every number away from the defaults, so that a rule using a default would show.
+Ladder OddLadder() {
+  Ladder ladder;
+  ladder.base_ms = {0.04f, 0.02f, 0.31f};
+  ladder.rung_spacing = 0.27f;
+  ladder.rung_count = 10;
+  ladder.rail_width = 0.46f;
+  ladder.rung_radius = 0.025f;
+  ladder.first_rung_height = 0.22f;
+  return ladder;
+}
+
+float AxisHeight(const Ladder& l, int rung) {
+  return l.base_ms.y + l.first_rung_height + static_cast<float>(rung) * l.rung_spacing;
+}
+
+// The rung whose axis is nearest in height to `y`.
+int NearestRungByHand(const Ladder& l, float y) {
+  int best = 0;
+  for (int i = 1; i < l.rung_count; ++i) {
+    if (std::abs(y - AxisHeight(l, i)) < std::abs(y - AxisHeight(l, best))) best = i;
+  }
+  return best;
+}
+
+constexpr float kTolerance = 1e-5f;  // metres; a target 1 mm off is a hundred times this
+
+class LadderSnap : public ::testing::Test {
+ protected:
+  LadderSnap() : model_(Humanoid()), session_(model_) {
+    session_.ladder = OddLadder();
+    session_.ladder_enabled = true;
+    // Hands and feet where a climber reaches for the ladder: the right hand past the right
+    // rail, the rest between the rails, none at a rung's height.
+    requested_ = {glm::vec3(0.12f, 1.30f, 0.20f), glm::vec3(-0.60f, 1.52f, 0.10f),
+                  glm::vec3(0.10f, 0.50f, 0.25f), glm::vec3(-0.08f, 0.20f, 0.40f)};
+    for (Limb limb : anim::kLimbs) {
+      EXPECT_TRUE(session_.target(limb).available) << anim::LimbName(limb);
+      session_.target(limb).target_ms = requested_[static_cast<std::size_t>(limb)];
+    }
+  }
+  glm::vec3 Requested(Limb limb) const { return requested_[static_cast<std::size_t>(limb)]; }
+
+  anim::Model model_;
+  PosingSession session_;
+  std::array<glm::vec3, 4> requested_;
+};
+
+TEST_F(LadderSnap, HandsGripTheRungAxisAndFeetStandOnTheRungTopBetweenTheRails) {
+  session_.SnapToRungs();
+  const Ladder& l = session_.ladder;
+  const float inner_half = 0.5f * l.rail_width - l.rung_radius;  // a rail's inner side
+  for (Limb limb : anim::kLimbs) {
+    SCOPED_TRACE(anim::LimbName(limb));
+    const LimbTarget& t = session_.target(limb);
+    const glm::vec3 asked = Requested(limb);
+    ASSERT_EQ(t.rung, NearestRungByHand(l, asked.y));
+    // Hands on the axis; feet on top of the bar, one rung radius above it.
+    const float on = IsLeg(limb) ? l.rung_radius : 0.0f;
+    EXPECT_NEAR(t.target_ms.y, AxisHeight(l, t.rung) + on, kTolerance);
+    EXPECT_NEAR(t.target_ms.z, l.base_ms.z, kTolerance);
+    // Between the rails: where the limb reached if that is on the rung, else at the rail
+    // on the side it reached toward.
+    const float along = asked.x - l.base_ms.x;
+    if (std::abs(along) <= inner_half) {
+      EXPECT_NEAR(t.target_ms.x, asked.x, kTolerance);
+    } else {
+      EXPECT_NEAR(t.target_ms.x, l.base_ms.x + std::copysign(inner_half, along), kTolerance);
+    }
+  }
+  // The four cases really differ: two rungs for the hands, two for the feet, one hand clamped.
+  EXPECT_NE(session_.target(Limb::kLeftArm).rung, session_.target(Limb::kRightArm).rung);
+  EXPECT_NE(session_.target(Limb::kLeftLeg).rung, session_.target(Limb::kRightLeg).rung);
+  EXPECT_GT(std::abs(Requested(Limb::kRightArm).x - l.base_ms.x), inner_half);
+}
+
+TEST_F(LadderSnap, AStepMovesEverySnappedTargetExactlyOneRungStraightUpOrDown) {
+  session_.SnapToRungs();
+  const Ladder& l = session_.ladder;
+  std::array<glm::vec3, 4> before{};
+  std::array<int, 4> rungs{};
+  for (Limb limb : anim::kLimbs) {
+    before[static_cast<std::size_t>(limb)] = session_.target(limb).target_ms;
+    rungs[static_cast<std::size_t>(limb)] = session_.target(limb).rung;
+  }
+  const auto expect_moved = [&](int rungs_up) {
+    for (Limb limb : anim::kLimbs) {
+      SCOPED_TRACE(anim::LimbName(limb));
+      const std::size_t i = static_cast<std::size_t>(limb);
+      const glm::vec3 moved = session_.target(limb).target_ms - before[i];
+      EXPECT_NEAR(moved.x, 0.0f, kTolerance);
+      EXPECT_NEAR(moved.y, static_cast<float>(rungs_up) * l.rung_spacing, kTolerance);
+      EXPECT_NEAR(moved.z, 0.0f, kTolerance);
+      EXPECT_EQ(session_.target(limb).rung, rungs[i] + rungs_up);
+    }
+  };
+  ASSERT_TRUE(session_.StepRungs(+1));
+  expect_moved(+1);
+  ASSERT_TRUE(session_.StepRungs(+1));
+  expect_moved(+2);
+  ASSERT_TRUE(session_.StepRungs(-1));
+  expect_moved(+1);
+  ASSERT_TRUE(session_.StepRungs(-1));
+  expect_moved(0);
+  // The right foot is on the lowest rung: a step down would take it off, so nothing moves.
+  ASSERT_EQ(session_.target(Limb::kRightLeg).rung, 0);
+  EXPECT_FALSE(session_.StepRungs(-1));
+  expect_moved(0);
 }
 
 }  // namespace

@@ -4,10 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/files.h"
 #include "support/rigs.h"
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -39,10 +42,14 @@ TEST(Scenario, SavedSessionReplaysToTheSamePose) {
   left.options.solver.soften = 0.9f;
   session.ladder_enabled = true;
   session.Evaluate();
-  const std::string path = TempFile("replay.json");
+  // A folder of its own, so that any temporary file left beside the scenario shows.
+  const fs::path dir = fs::path(TempFile("replay"));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string path = (dir / "replay.json").string();
   std::string error;
   ASSERT_TRUE(SaveScenario(path, CaptureScenario(session, "model.glb"), &error)) << error;
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_EQ(test::Listing(dir), std::vector<std::string>{"replay.json"});
 
   Scenario loaded;
   ASSERT_TRUE(LoadScenario(path, &loaded, &error)) << error;
