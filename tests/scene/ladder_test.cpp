@@ -61,6 +61,7 @@ using anim::Limb;
 anim::Model Humanoid() {
   anim::Model model;
   model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
+  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));  // as loaded
   return model;
 }
 
