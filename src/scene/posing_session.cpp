@@ -17,6 +17,48 @@ anim::ChainSolveResult SolveTarget(const anim::Model& model, const anim::LimbCha
   return anim::SolveChainOnPose(model.skeleton, chain, t.target_ms, t.options, pose);
 }
 
+// The pelvis: the nearest common ancestor of the legs' hips (else of every limb found).
+int FindBodyBone(const anim::Model& model) {
+  const anim::Skeleton& skeleton = model.skeleton;
+  if (skeleton.size() == 0) return -1;
+  std::vector<int> uppers;
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    if (model.chains[limb].valid()) uppers.push_back(model.chains[limb].upper);
+  }
+  if (uppers.empty()) {
+    for (anim::Limb limb : anim::kLimbs) {
+      if (model.chains[limb].valid()) uppers.push_back(model.chains[limb].upper);
+    }
+  }
+  if (uppers.empty()) return 0;
+  int bone = skeleton.parents[static_cast<std::size_t>(uppers[0])];
+  while (bone >= 0) {
+    bool all = true;
+    for (int upper : uppers) all = all && skeleton.IsAncestorOrSelf(bone, upper) && bone != upper;
+    if (all) return bone;
+    bone = skeleton.parents[static_cast<std::size_t>(bone)];
+  }
+  return 0;
+}
+
+// Shifts and turns `bone` in `pose` about its own joint (model space), children following.
+void ApplyBodyMove(const anim::Skeleton& skeleton, int bone, const BodyMove& move,
+                   anim::Pose& pose) {
+  if (bone < 0 || (move.offset_ms == glm::vec3(0.0f) && move.turn_ms == glm::quat(1, 0, 0, 0)))
+    return;
+  const auto b = static_cast<std::size_t>(bone);
+  const glm::vec3 pivot = anim::PositionMs(pose, bone);
+  glm::mat4 moved = glm::mat4_cast(glm::normalize(move.turn_ms)) * pose.models_ms[b];
+  moved[3] = glm::vec4(pivot + move.offset_ms, 1.0f);
+  const int parent = skeleton.parents[b];
+  const glm::mat4 local =
+      parent >= 0 ? glm::inverse(pose.models_ms[static_cast<std::size_t>(parent)]) * moved : moved;
+  const anim::Transform t = anim::Decompose(local);
+  pose.locals_ls[b].translation = t.translation;
+  pose.locals_ls[b].rotation = t.rotation;
+  anim::UpdateSubtree(skeleton, bone, pose);
+}
+
 }  // namespace
 
 bool IsLeg(anim::Limb limb) {
@@ -25,7 +67,11 @@ bool IsLeg(anim::Limb limb) {
 
 PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
   rest_ = anim::RestPose(model.skeleton);
-  for (anim::Limb limb : anim::kLimbs) target(limb).available = chain(limb).valid();
+  for (anim::Limb limb : anim::kLimbs) {
+    target(limb).available = chain(limb).valid();
+    target(limb).pinned = IsLeg(limb);
+  }
+  body_bone_ = FindBodyBone(model);
   base_ = rest_;
   pose_ = rest_;
   ResetTargets();
@@ -91,6 +137,7 @@ void PosingSession::Evaluate() {
   }
   base_.models_ms.resize(base_.locals_ls.size());
   anim::UpdateModels(model_->skeleton, base_);
+  ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
   pose_ = base_;
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
@@ -108,6 +155,63 @@ void PosingSession::Evaluate() {
       extra.result = SolveTarget(*model_, extra.chain, extra.target, rest_, pose_);
     }
   }
+}
+
+glm::vec3 PosingSession::BodyPositionMs() const {
+  return body_bone_ >= 0 ? anim::PositionMs(pose_, body_bone_) : glm::vec3(0.0f);
+}
+
+void PosingSession::MoveBody(const glm::vec3& delta_ms, const glm::quat& turn_ms) {
+  const glm::vec3 pivot = BodyPositionMs();
+  const auto carry = [&](glm::vec3& p) { p = pivot + delta_ms + turn_ms * (p - pivot); };
+  for (anim::Limb limb : anim::kLimbs) {
+    LimbTarget& t = target(limb);
+    if (!t.available) continue;
+    if (t.pinned) {
+      t.given = true;  // a resting foot stays on the floor as the body moves
+    } else if (placed(limb)) {
+      carry(t.target_ms);
+      if (t.options.solver.use_pole) carry(t.options.solver.pole_ms);
+      t.rung = -1;
+    }
+  }
+  body.offset_ms += delta_ms;
+  body.turn_ms = glm::normalize(turn_ms * body.turn_ms);
+  Evaluate();
+}
+
+void PosingSession::FitBodyToLadder() {
+  if (body_bone_ < 0 || !ladder.Valid()) return;
+  float feet_y = 0.0f, leg = 0.0f, hip_above_feet = 0.0f;
+  int feet = 0;
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    const LimbTarget& t = target(limb);
+    if (!t.available) continue;
+    feet_y += t.rung >= 0 ? ladder.RestPoint(t.rung, t.target_ms).y : t.target_ms.y;
+    leg += chain(limb).upper_length + chain(limb).lower_length;
+    hip_above_feet +=
+        anim::PositionMs(rest_, body_bone_).y - anim::EndPositionMs(chain(limb), rest_).y;
+    ++feet;
+  }
+  if (feet == 0) return;
+  feet_y /= static_cast<float>(feet);
+  leg /= static_cast<float>(feet);
+  hip_above_feet /= static_cast<float>(feet);
+  // Knees bent toward the ladder: the hips 80% of their standing height above the feet, half a
+  // leg behind the rungs (along the facing).
+  const glm::vec3 forward = chains().forward_ms;
+  BodyMove fitted = body;
+  body = BodyMove{};
+  Evaluate();
+  const glm::vec3 from = BodyPositionMs();
+  glm::vec3 to = from;
+  to.y = feet_y + 0.8f * hip_above_feet;
+  to.z = ladder.base_ms.z - 0.5f * leg * forward.z;
+  to.x = from.x;
+  fitted.offset_ms = to - from;
+  fitted.turn_ms = glm::quat(1, 0, 0, 0);
+  body = fitted;
+  Evaluate();
 }
 
 void PosingSession::SnapToRungs() {
@@ -136,6 +240,7 @@ bool PosingSession::StepRungs(int delta) {
     t.target_ms =
         IsLeg(limb) ? ladder.RestPoint(t.rung, t.target_ms) : ladder.GripPoint(t.rung, t.target_ms);
   }
+  body.offset_ms.y += static_cast<float>(delta) * ladder.rung_spacing;  // the body climbs too
   return true;
 }
 

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include "anim/apply_ik.h"
 #include "anim/chains.h"
 #include "anim/model.h"
@@ -37,8 +39,20 @@ struct LimbTarget {
   anim::ChainSolveOptions options = anim::NaturalOptions();
   bool from_rest = false;  // solve from the rest pose instead of the clip's pose
   int rung = -1;           // the ladder rung this target is snapped to, -1 for none
+  // Pinned: stays where it is in model space when the body moves (its limb re-solves); else it
+  // moves with the body. Feet are pinned by default, hands are not.
+  bool pinned = false;
 
   bool operator==(const LimbTarget&) const = default;
+};
+
+// How the user moved the body: the body bone (pelvis) shifted and turned about its own joint,
+// on top of the clip. Everything above the pelvis follows; pinned limbs re-solve.
+struct BodyMove {
+  glm::vec3 offset_ms{0.0f};
+  glm::quat turn_ms{1.0f, 0.0f, 0.0f, 0.0f};
+
+  bool operator==(const BodyMove&) const = default;
 };
 
 // A chain named by its end bone (`--target head=...`): its parent and grandparent are the
@@ -78,6 +92,20 @@ class PosingSession {
   ClipPlayback playback;
   Ladder ladder;
   bool ladder_enabled = false;
+  BodyMove body;
+
+  // The bone the body handle moves: the pelvis (the nearest common ancestor of the legs, else
+  // of the limbs found, else the first root); -1 for an empty skeleton.
+  int body_bone() const { return body_bone_; }
+  // Where the body handle is: the body bone's joint in the current pose.
+  glm::vec3 BodyPositionMs() const;
+  // Moves the body by `delta_ms` and turns it by `turn_ms` about its joint: pinned targets stay
+  // (a target not placed yet is placed where it rests), unpinned placed targets and their poles
+  // move with the body.
+  void MoveBody(const glm::vec3& delta_ms, const glm::quat& turn_ms = glm::quat(1, 0, 0, 0));
+  // The pelvis where a climber's is for the snapped rungs: a little more than the snapped feet's
+  // leg length above them (knees bent), and behind the rungs by half a leg, facing the ladder.
+  void FitBodyToLadder();
 
   // The pose under the clip (a saved pose, say) instead of the rest pose; one local transform
   // per bone, or empty for the rest pose.
@@ -113,6 +141,7 @@ class PosingSession {
   std::array<LimbTarget, 4> targets_;
   std::array<anim::ChainSolveResult, 4> results_;
   std::array<glm::vec3, 4> resting_ms_{};
+  int body_bone_ = -1;
   std::vector<ChainTarget> extra_;
   std::vector<anim::Transform> start_ls_;
   anim::Pose rest_;
