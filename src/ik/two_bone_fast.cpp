@@ -44,16 +44,16 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 }
 
 // The solve. It covers well-scaled chains (squared lengths of bones and of the hip-target
-// line within 1e-12..1e12, the knee off the hip-target axis when reachable) in all three reach
-// cases, and returns false for anything else. The same knee and rotations as the general
-// path, with fewer steps that wait on each other:
+// line within 1e-12..1e12) in all three reach cases, and returns false for anything else. The same
+// knee and rotations as the general path, with fewer steps that wait on each other:
 // - lengths from the offsets before they are turned (rotations keep them): |ab| = |hip scale
 //   * knee translation|, |bc| = |hip scale| |knee scale * foot translation|;
 // - reachable: with at = t - a and d = |at|, the knee circle's center is a + at (x1 / d),
 //   x1 / d = (d^2 + |ab|^2 - |bc|^2) / (2 d^2) (or back from t along the shorter bone, which
 //   keeps that bone's digits), its radius^2 is l^2 - (x / d)^2 d^2, and the knee's side is
 //   u = d^2 ab - (ab . at) at (ab without its part along at, times d^2), scaled by
-//   radius / |u|: no square root of d^2 and one division, beside the rest;
+//   radius / |u|: no square root of d^2 and one division, beside the rest (a knee on the
+//   hip-target line takes the general path's fixed perpendicular instead);
 // - too far or too close: the limb straight, or folded with the longer bone toward t, on the
 //   ray from the hip through t (the general path's circle of radius 0);
 // - the hip's turn is the minimal rotation R1 from b - a to b' - a in the hip's parent space,
@@ -131,8 +131,13 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
     const float u2 = glm::dot(u, u);
     // u2 = d^4 |ab off the axis|^2.
     const float on_axis = kOnAxis * hi * dd;
-    if (!(u2 > on_axis * on_axis) || !(u2 > 1e-30f && u2 < 1e36f)) return false;
-    knee_ps = center + u * (radius / std::sqrt(u2));
+    if (u2 > on_axis * on_axis) [[likely]] {
+      if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
+      knee_ps = center + u * (radius / std::sqrt(u2));
+    } else {
+      // The knee on the hip-target line: the general path's fixed side (KneeSide).
+      knee_ps = center + PerpendicularOfUnit(at * (1.f / std::sqrt(dd))) * radius;
+    }
     foot_ps = t_ps;
   } else {
     // Straight toward t, or folded with the longer bone toward it (the upper bone back from
@@ -180,8 +185,8 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
 
 bool RunFast(const TwoBoneJob& job, TwoBoneOutput* output) {
   const TwoBoneOptions& o = job.options;
-  if (job.end_rotation != EndRotation::kFollow || o.use_pole || o.use_limits ||
-      o.soften != 1.f || o.weight != 1.f || !UniformMagnitude(job.hip_ls.scale)) {
+  if (job.end_rotation != EndRotation::kFollow || o.use_pole || o.use_limits || o.soften != 1.f ||
+      o.weight != 1.f || !UniformMagnitude(job.hip_ls.scale)) {
     return false;
   }
   return Solve(job, output);

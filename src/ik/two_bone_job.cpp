@@ -62,8 +62,7 @@ InputError ValidateJob(const TwoBoneJob& job, UnitRotations* r) {
   const glm::vec3 hs = glm::abs(job.hip_ls.scale);
   const float hs_max = std::fmax(hs.x, std::fmax(hs.y, hs.z));
   const float hs_min = std::fmin(hs.x, std::fmin(hs.y, hs.z));
-  if (!detail::Invertible(detail::ParentInverse(job.hip_parent_ms)) ||
-      !(hs_min > 1e-6f * hs_max)) {
+  if (!detail::Invertible(detail::ParentInverse(job.hip_parent_ms)) || !(hs_min > 1e-6f * hs_max)) {
     return InputError::kSingularTransform;
   }
   return InputError::kNone;
@@ -124,8 +123,7 @@ Turns TurnBones(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r
   const glm::vec3 cofactors(sh.y * sh.z * sign, sh.x * sh.z * sign, sh.x * sh.y * sign);
   const glm::vec3 want_in_hip =
       detail::Rotate(glm::conjugate(hip_full), solved.solved_foot - knee_full_ps) * cofactors;
-  turns.knee =
-      RotationBetween(ch.foot_offset, detail::Rotate(glm::conjugate(r.knee), want_in_hip));
+  turns.knee = RotationBetween(ch.foot_offset, detail::Rotate(glm::conjugate(r.knee), want_in_hip));
   return turns;
 }
 
@@ -217,8 +215,8 @@ void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
   const glm::vec3 upper_new = out.knee_ms - a_ms;
   const glm::quat hip_ms = RotationBetween(upper_old, upper_new);
   const glm::vec3& sh = job.hip_ls.scale;
-  const glm::vec3 lower_turned = TransformVector(
-      p, detail::Rotate(pose.hip, sh * detail::Rotate(r.knee, ch.foot_offset)));
+  const glm::vec3 lower_turned =
+      TransformVector(p, detail::Rotate(pose.hip, sh * detail::Rotate(r.knee, ch.foot_offset)));
   const glm::vec3 lower_new = out.foot_ms - out.knee_ms;
   const glm::quat knee_ms = RotationBetween(lower_turned, lower_new);
   pr.result.hip_rotation = hip_ms;

@@ -97,6 +97,68 @@ TEST(ChainBatch, SolveChainIsThePositionsStepWithDefaultOptions) {
   }
 }
 
+TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints) {
+  // Chains whose solve turns a bone exactly around: the minimal-rotation kernel's half turn,
+  // which an identity would silently skip. The batch and SolveChain have one path each (the
+  // branch-free kernel), so every chain here takes it; 64 chains fill the vector lanes, not
+  // only the scalar remainder. The returned rotations must carry the old bones onto the
+  // returned knee and foot.
+  struct Case {
+    glm::vec3 b, c, t;  // the hip is at the origin
+    glm::vec3 knee, foot;
+  };
+  const Case cases[] = {
+      // Straight along +x, the target straight behind the hip at full reach and beyond.
+      {{1.f, 0.f, 0.f}, {2.f, 0.f, 0.f}, {-2.f, 0.f, 0.f}, {-1.f, 0.f, 0.f}, {-2.f, 0.f, 0.f}},
+      {{1.f, 0.f, 0.f}, {2.f, 0.f, 0.f}, {-3.f, 0.f, 0.f}, {-1.f, 0.f, 0.f}, {-2.f, 0.f, 0.f}},
+      // Lower bone half the upper: the knee folds back (at the folded distance and inside it).
+      {{1.f, 0.f, 0.f}, {1.5f, 0.f, 0.f}, {0.5f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {0.5f, 0.f, 0.f}},
+      {{1.f, 0.f, 0.f}, {1.5f, 0.f, 0.f}, {0.2f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {0.5f, 0.f, 0.f}},
+      // Both bones turn around.
+      {{0.f, 0.f, 1.f}, {0.f, 0.f, 1.5f}, {0.f, 0.f, -0.3f}, {0.f, 0.f, -1.f}, {0.f, 0.f, -0.5f}},
+  };
+  constexpr std::size_t n = 64;
+  Soa soa(n);
+  const std::size_t kCases = sizeof cases / sizeof cases[0];
+  for (std::size_t i = 0; i < n; ++i) {
+    const Case& c = cases[i % kCases];
+    const glm::vec3 pts[4] = {glm::vec3(0.f), c.b, c.c, c.t};
+    for (int p = 0; p < 4; ++p) {
+      for (int k = 0; k < 3; ++k) soa.Col(p * 3 + k)[i] = pts[p][k];
+    }
+  }
+  ChainBatchInput in;
+  ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
+  for (int p = 0; p < 4; ++p) *ins[p] = {soa.Col(p * 3), soa.Col(p * 3 + 1), soa.Col(p * 3 + 2)};
+  ChainBatchOutput out;
+  out.knee = {soa.Col(12), soa.Col(13), soa.Col(14)};
+  out.foot = {soa.Col(15), soa.Col(16), soa.Col(17)};
+  out.hip_rotation = {soa.Col(18), soa.Col(19), soa.Col(20), soa.Col(21)};
+  out.knee_rotation = {soa.Col(22), soa.Col(23), soa.Col(24), soa.Col(25)};
+  SolveChainBatch(in, out, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Case& c = cases[i % kCases];
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    const glm::vec3 knee(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
+    const glm::vec3 foot(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
+    const glm::quat q1(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
+                       out.hip_rotation.z[i]);
+    const glm::quat q2(out.knee_rotation.w[i], out.knee_rotation.x[i], out.knee_rotation.y[i],
+                       out.knee_rotation.z[i]);
+    const ChainSolution one = SolveChain(glm::vec3(0.f), c.b, c.c, c.t);
+    ASSERT_TRUE(one.valid);
+    for (const ChainSolution& s : {ChainSolution{one.reach, true, knee, foot, q1, q2}, one}) {
+      EXPECT_LE(glm::length(s.knee - c.knee), 1e-6f);
+      EXPECT_LE(glm::length(s.foot - c.foot), 1e-6f);
+      // Forward kinematics of the rotations: hip at the origin.
+      const glm::vec3 knee_fk = s.hip_rotation * c.b;
+      EXPECT_LE(glm::length(knee_fk - s.knee), 1e-6f);
+      EXPECT_LE(glm::length(knee_fk + s.knee_rotation * (s.hip_rotation * (c.c - c.b)) - s.foot),
+                1e-6f);
+    }
+  }
+}
+
 TEST(ChainBatch, WritesNoReachWhenNotAskedAndHandlesAnEmptyBatch) {
   float x[3] = {0.f, 0.f, 0.f}, y[3] = {0.f, -1.f, -2.f}, z[3] = {0.f, 0.1f, 0.f};
   float t[3] = {0.5f, -1.5f, 0.f};
