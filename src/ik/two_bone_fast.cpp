@@ -80,7 +80,13 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
   const float nk = Norm2(job.knee_ls.rotation);
   const float nf = Norm2(job.foot_ls.rotation);
   const glm::mat4& pm = job.hip_parent_ms;
-  const ToParentSpace to_parent = ParentInverse(pm);
+  // Cramer's rule as in ParentInverse, written out: the struct costs this path spills.
+  const glm::vec3 c0(pm[0]), c1(pm[1]), c2(pm[2]), translation(pm[3]);
+  const glm::vec3 r0 = glm::cross(c1, c2);
+  const glm::vec3 r1 = glm::cross(c2, c0);
+  const glm::vec3 r2 = glm::cross(c0, c1);
+  const float det = glm::dot(c0, r0);
+  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
   // The caller checked that the hip scale's magnitudes agree, so one nonzero is enough.
   const glm::vec3& sh = job.hip_ls.scale;
   const glm::vec3 knee_offset = sh * job.knee_ls.translation;
@@ -89,11 +95,13 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
   const float lower2 = glm::dot(foot_offset, foot_offset);
   const float hip_scale = std::fabs(sh.x);
   if (!AllFinite(&pm[0][0], 49) || !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) ||
-      !Invertible(to_parent) || !(ab2 > 1e-12f && ab2 < 1e12f) ||
-      !(lower2 > 1e-12f && lower2 < 1e12f) || !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
+      !(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
+      !(ab2 > 1e-12f && ab2 < 1e12f) || !(lower2 > 1e-12f && lower2 < 1e12f) ||
+      !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
     return false;
   }
-  const glm::vec3 t_ps = PointToParent(to_parent, job.target_ms);
+  const glm::vec3 v = job.target_ms - translation;
+  const glm::vec3 t_ps = glm::vec3(glm::dot(v, r0), glm::dot(v, r1), glm::dot(v, r2)) * (1.f / det);
 
   // The input rotations are used as they are: a quaternion of squared length n turns
   // vectors by v + (2 / n) (...), and the outputs are scaled by 1 / sqrt(n) at the end (the
@@ -166,8 +174,7 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
   out.knee_rotation_ls = MulLateW(turn2.q, qk) * (1.f / std::sqrt(turn2.norm2 * nk));
   out.foot_rotation_ls = job.foot_ls.rotation;
   out.reach = too_far ? Reach::kTooFar : (too_close ? Reach::kTooClose : Reach::kReachable);
-  const glm::mat3 linear(pm);
-  const glm::vec3 translation(pm[3]);
+  const glm::mat3 linear(c0, c1, c2);
   out.knee_ms = linear * knee_ps + translation;
   if (too_far | too_close) {
     out.foot_ms = linear * foot_ps + translation;
