@@ -43,6 +43,14 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
   return (1.f + x) * ((1.f + x2) * (1.f + x2 * x2));
 }
 
+// The general path's fixed side for a knee on the hip-target line (KneeSide), out of the way
+// of the common case's registers.
+[[gnu::noinline, gnu::cold]] glm::vec3 SideOffTheAxis(const glm::vec3& at, float dd) {
+  return PerpendicularOfUnit(at * (1.f / std::sqrt(dd)));
+}
+
+}  // namespace
+
 // The solve. It covers well-scaled chains (squared lengths of bones and of the hip-target
 // line within 1e-12..1e12) in all three reach cases, and returns false for anything else. The same
 // knee and rotations as the general path, with fewer steps that wait on each other:
@@ -72,7 +80,8 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 #else
 #define IKPOSE_JOB_CLONES
 #endif
-IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOutput* output) {
+IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool SolveSeedCase(const TwoBoneJob& job,
+                                                       TwoBoneOutput* output) {
   // hip_parent_ms, hip_ls, knee_ls, foot_ls and target_ms are 49 floats in a row.
   static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
   static_assert(offsetof(TwoBoneJob, target_ms) == offsetof(TwoBoneJob, hip_parent_ms) + 46 * 4);
@@ -144,7 +153,7 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
       knee_ps = center + u * (radius / std::sqrt(u2));
     } else {
       // The knee on the hip-target line: the general path's fixed side (KneeSide).
-      knee_ps = center + PerpendicularOfUnit(at * (1.f / std::sqrt(dd))) * radius;
+      knee_ps = center + SideOffTheAxis(at, dd) * radius;
     }
     foot_ps = t_ps;
   } else {
@@ -186,17 +195,6 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool Solve(const TwoBoneJob& job, TwoBoneOut
   out.limit_clamped = false;
   out.softened = false;
   return true;
-}
-
-}  // namespace
-
-bool RunFast(const TwoBoneJob& job, TwoBoneOutput* output) {
-  const TwoBoneOptions& o = job.options;
-  if (job.end_rotation != EndRotation::kFollow || o.use_pole || o.use_limits || o.soften != 1.f ||
-      o.weight != 1.f || !UniformMagnitude(job.hip_ls.scale)) {
-    return false;
-  }
-  return Solve(job, output);
 }
 
 }  // namespace ikpose::ik::detail

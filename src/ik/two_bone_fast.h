@@ -10,11 +10,21 @@
 // Limits: not part of the API; call TwoBoneJob::Run.
 #pragma once
 
+#include "ik/two_bone_core.h"
 #include "ik/two_bone_job.h"
 
 namespace ikpose::ik::detail {
 
+// The solve itself, for a job RunFast's first test admits (in two_bone_fast.cpp).
+bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output);
+
 // Solves `job` into *output and returns true, or returns false and leaves *output alone.
-bool RunFast(const TwoBoneJob& job, TwoBoneOutput* output);
+// Inline, so that Run calls the solve directly.
+inline bool RunFast(const TwoBoneJob& job, TwoBoneOutput* output) {
+  const TwoBoneOptions& o = job.options;
+  return job.end_rotation == EndRotation::kFollow && !o.use_pole && !o.use_limits &&
+         o.soften == 1.f && o.weight == 1.f && UniformMagnitude(job.hip_ls.scale) &&
+         SolveSeedCase(job, output);
+}
 
 }  // namespace ikpose::ik::detail
