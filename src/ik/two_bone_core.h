@@ -1,10 +1,13 @@
-// Internal: the inline float kernels shared by the one-at-a-time solvers and the batch.
+// Internal: the inline float kernels shared by the positions step, the batch and the job.
 //
-// What: the seed's positions step written as one branch-free formula, and a minimal-rotation
-// kernel, on plain floats and glm::vec3 so the batch loop can be vectorised.
-// Why: the batch and the single solvers must agree on default options, so they run the same
-// operations in the same order (to the last bit where both are compiled alike; the batch's
-// AVX2 clone fuses multiply-adds and agrees to rounding).
+// What: the pieces of the seed's positions step (measure, knee circle, knee side), written
+// branch-free so the batch loop can be vectorised, the one minimal-rotation kernel, and the
+// job's small checks (finite floats, uniform scale, the parent's inverse by Cramer's rule).
+// Why: SolvePositions (the product's positions step), SolveChain/SolveChainBatch (its
+// branch-free form) and the job must agree, so they run the same operations in the same order
+// (to the last bit where compiled alike; the batch's AVX2 clone fuses multiply-adds and agrees
+// to rounding). The knee-selection step is its own function (KneeSide) so that other knee
+// policies replace that step alone.
 // Limits: not part of the API; callers validate input first (see ValidatePositions). Use
 // two_bone_positions.h, two_bone_job.h or two_bone_batch.h instead.
 #pragma once

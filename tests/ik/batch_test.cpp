@@ -11,9 +11,31 @@
 namespace ikpose::ik {
 namespace {
 
+// n chains as structure of arrays: columns 0-11 hold a, b, c, t; 12-25 the batch's output.
 struct Soa {
   explicit Soa(std::size_t n) : v(n * 30), n_(n) {}
   float* Col(int i) { return v.data() + i * n_; }
+  void Set(std::size_t i, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+           const glm::vec3& t) {
+    const glm::vec3 pts[4] = {a, b, c, t};
+    for (int p = 0; p < 4; ++p) {
+      for (int k = 0; k < 3; ++k) Col(p * 3 + k)[i] = pts[p][k];
+    }
+  }
+  ChainBatchInput In() {
+    ChainBatchInput in;
+    ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
+    for (int p = 0; p < 4; ++p) *ins[p] = {Col(p * 3), Col(p * 3 + 1), Col(p * 3 + 2)};
+    return in;
+  }
+  ChainBatchOutput Out() {
+    ChainBatchOutput out;
+    out.knee = {Col(12), Col(13), Col(14)};
+    out.foot = {Col(15), Col(16), Col(17)};
+    out.hip_rotation = {Col(18), Col(19), Col(20), Col(21)};
+    out.knee_rotation = {Col(22), Col(23), Col(24), Col(25)};
+    return out;
+  }
   std::vector<float> v;
   std::size_t n_;
 };
@@ -30,20 +52,10 @@ TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
   chains[8].a.y = std::numeric_limits<float>::infinity();
 
   Soa soa(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const glm::vec3 pts[4] = {chains[i].a, chains[i].b, chains[i].c, chains[i].t};
-    for (int p = 0; p < 4; ++p) {
-      for (int k = 0; k < 3; ++k) soa.Col(p * 3 + k)[i] = pts[p][k];
-    }
-  }
-  ChainBatchInput in;
-  ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
-  for (int p = 0; p < 4; ++p) *ins[p] = {soa.Col(p * 3), soa.Col(p * 3 + 1), soa.Col(p * 3 + 2)};
-  ChainBatchOutput out;
-  out.knee = {soa.Col(12), soa.Col(13), soa.Col(14)};
-  out.foot = {soa.Col(15), soa.Col(16), soa.Col(17)};
-  out.hip_rotation = {soa.Col(18), soa.Col(19), soa.Col(20), soa.Col(21)};
-  out.knee_rotation = {soa.Col(22), soa.Col(23), soa.Col(24), soa.Col(25)};
+  for (std::size_t i = 0; i < n; ++i)
+    soa.Set(i, chains[i].a, chains[i].b, chains[i].c, chains[i].t);
+  const ChainBatchInput in = soa.In();
+  ChainBatchOutput out = soa.Out();
   std::vector<std::uint8_t> reach(n);
   out.reach = reach.data();
   SolveChainBatch(in, out, n);
@@ -122,20 +134,10 @@ TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints
   const std::size_t kCases = sizeof cases / sizeof cases[0];
   for (std::size_t i = 0; i < n; ++i) {
     const Case& c = cases[i % kCases];
-    const glm::vec3 pts[4] = {glm::vec3(0.f), c.b, c.c, c.t};
-    for (int p = 0; p < 4; ++p) {
-      for (int k = 0; k < 3; ++k) soa.Col(p * 3 + k)[i] = pts[p][k];
-    }
+    soa.Set(i, glm::vec3(0.f), c.b, c.c, c.t);
   }
-  ChainBatchInput in;
-  ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
-  for (int p = 0; p < 4; ++p) *ins[p] = {soa.Col(p * 3), soa.Col(p * 3 + 1), soa.Col(p * 3 + 2)};
-  ChainBatchOutput out;
-  out.knee = {soa.Col(12), soa.Col(13), soa.Col(14)};
-  out.foot = {soa.Col(15), soa.Col(16), soa.Col(17)};
-  out.hip_rotation = {soa.Col(18), soa.Col(19), soa.Col(20), soa.Col(21)};
-  out.knee_rotation = {soa.Col(22), soa.Col(23), soa.Col(24), soa.Col(25)};
-  SolveChainBatch(in, out, n);
+  const ChainBatchOutput out = soa.Out();
+  SolveChainBatch(soa.In(), out, n);
   for (std::size_t i = 0; i < n; ++i) {
     const Case& c = cases[i % kCases];
     SCOPED_TRACE(::testing::Message() << "chain " << i);
