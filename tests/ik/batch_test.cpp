@@ -36,6 +36,18 @@ struct Soa {
     out.knee_rotation = {Col(22), Col(23), Col(24), Col(25)};
     return out;
   }
+  // Chain i of the batch's output (reach and validity not included).
+  ChainSolution Solution(std::size_t i) {
+    const ChainBatchOutput out = Out();
+    ChainSolution s;
+    s.knee = glm::vec3(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
+    s.foot = glm::vec3(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
+    s.hip_rotation = glm::quat(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
+                               out.hip_rotation.z[i]);
+    s.knee_rotation = glm::quat(out.knee_rotation.w[i], out.knee_rotation.x[i],
+                                out.knee_rotation.y[i], out.knee_rotation.z[i]);
+    return s;
+  }
   std::vector<float> v;
   std::size_t n_;
 };
@@ -64,12 +76,11 @@ TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
   for (std::size_t i = 0; i < n; ++i) {
     const testing::RandomChain& ch = chains[i];
     const ChainSolution one = SolveChain(ch.a, ch.b, ch.c, ch.t);
-    const glm::vec3 knee(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
-    const glm::vec3 foot(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
-    const glm::quat q1(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
-                       out.hip_rotation.z[i]);
-    const glm::quat q2(out.knee_rotation.w[i], out.knee_rotation.x[i], out.knee_rotation.y[i],
-                       out.knee_rotation.z[i]);
+    const ChainSolution batch = soa.Solution(i);
+    const glm::vec3& knee = batch.knee;
+    const glm::vec3& foot = batch.foot;
+    const glm::quat& q1 = batch.hip_rotation;
+    const glm::quat& q2 = batch.knee_rotation;
     SCOPED_TRACE(::testing::Message() << "chain " << i);
     if (!one.valid) {
       ++invalid;
@@ -141,15 +152,10 @@ TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints
   for (std::size_t i = 0; i < n; ++i) {
     const Case& c = cases[i % kCases];
     SCOPED_TRACE(::testing::Message() << "chain " << i);
-    const glm::vec3 knee(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
-    const glm::vec3 foot(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
-    const glm::quat q1(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
-                       out.hip_rotation.z[i]);
-    const glm::quat q2(out.knee_rotation.w[i], out.knee_rotation.x[i], out.knee_rotation.y[i],
-                       out.knee_rotation.z[i]);
+    const ChainSolution batch = soa.Solution(i);
     const ChainSolution one = SolveChain(glm::vec3(0.f), c.b, c.c, c.t);
     ASSERT_TRUE(one.valid);
-    for (const ChainSolution& s : {ChainSolution{one.reach, true, knee, foot, q1, q2}, one}) {
+    for (const ChainSolution& s : {batch, one}) {
       EXPECT_LE(glm::length(s.knee - c.knee), 1e-6f);
       EXPECT_LE(glm::length(s.foot - c.foot), 1e-6f);
       // Forward kinematics of the rotations: hip at the origin.
