@@ -4,19 +4,22 @@
 // and 10,000 independent chains per iteration ("Batch10k"). The seed port builds 4x4 model
 // matrices, inverts them with glm::inverse and turns bones with acos/angleAxis; TwoBoneJob
 // solves in the hip's parent space with an affine inverse and no trigonometry;
-// SolveChainBatch is the vectorised structure-of-arrays entry point. The `per_solve` counter
-// is the time of one solve. Figures and the command that reproduces them are in README.md.
+// SolveChainBatch is the vectorised structure-of-arrays entry point. "Legs" solves 1,000
+// random legs of one reach case (or a 70/20/10 mix) with the port and with the job, so each
+// case's time can be compared with the port's on the same legs. The `per_solve` counter is
+// the time of one solve. Figures and the command that reproduces them are in README.md.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "ik/seed_port.h"
 #include "ik/two_bone_batch.h"
 #include "ik/two_bone_job.h"
+#include "support/seed_port.h"
 
 namespace {
 
@@ -72,9 +75,9 @@ Points MakePoints(const std::vector<TwoBoneJob>& jobs) {
 
 void PerSolve(benchmark::State& state, int solves_per_iteration) {
   state.SetItemsProcessed(state.iterations() * solves_per_iteration);
-  state.counters["per_solve"] = benchmark::Counter(
-      solves_per_iteration, benchmark::Counter::kIsIterationInvariantRate |
-                                benchmark::Counter::kInvert);
+  state.counters["per_solve"] =
+      benchmark::Counter(solves_per_iteration, benchmark::Counter::kIsIterationInvariantRate |
+                                                   benchmark::Counter::kInvert);
 }
 
 // --- One chain at a time ---
@@ -200,6 +203,76 @@ void BM_SolveChainBatch_SoA10k(benchmark::State& state) {
   PerSolve(state, kBatch);
 }
 BENCHMARK(BM_SolveChainBatch_SoA10k);
+
+// --- Random legs by reach case, the seed port and the job on the same legs ---
+
+// 1,000 leg-like chains (thigh 0.5..0.6, shin 0.6..0.9 of it, under a rotated, uniformly
+// scaled parent) with targets of one reach case: reachable (strictly between the folded and
+// the straight distance), too far (up to 1.5x the reach), too close (within the fold), or a
+// shuffled 70/20/10 mix of the three. The same seed gives the same legs to both solvers.
+enum LegCase { kReachableLegs, kTooFarLegs, kTooCloseLegs, kMixedLegs };
+std::vector<TwoBoneJob> MakeLegs(int which) {
+  constexpr int kLegs = 1000;
+  std::mt19937 rng(4321u);
+  std::uniform_real_distribution<float> u(0.f, 1.f);
+  std::vector<TwoBoneJob> jobs(kLegs);
+  for (int i = 0; i < kLegs; ++i) {
+    TwoBoneJob& job = jobs[i];
+    glm::mat4 parent = glm::translate(glm::mat4(1.f), UnitVector(rng));
+    parent = parent * glm::mat4_cast(glm::angleAxis(3.f * u(rng), UnitVector(rng)));
+    const float scale = 0.5f + u(rng);
+    job.hip_parent_ms = glm::scale(parent, glm::vec3(scale));
+    job.hip_ls.translation = UnitVector(rng) * 0.2f;
+    job.hip_ls.rotation = glm::angleAxis(3.f * u(rng), UnitVector(rng));
+    const float thigh = 0.5f + 0.1f * u(rng);
+    const float shin = thigh * (0.6f + 0.3f * u(rng));
+    job.knee_ls.translation = glm::vec3(0.f, -thigh, 0.f);
+    job.knee_ls.rotation = glm::angleAxis(0.2f + 1.3f * u(rng), glm::vec3(1.f, 0.f, 0.f));
+    job.foot_ls.translation = glm::vec3(0.f, -shin, 0.f);
+    const int k = which != kMixedLegs
+                      ? which
+                      : (i % 10 < 7 ? kReachableLegs : (i % 10 < 9 ? kTooFarLegs : kTooCloseLegs));
+    const float folded = thigh - shin, straight = thigh + shin;
+    const float d = k == kReachableLegs ? folded + (0.02f + 0.96f * u(rng)) * (straight - folded)
+                    : k == kTooFarLegs  ? straight * (1.02f + 0.48f * u(rng))
+                                        : folded * (0.1f + 0.88f * u(rng));
+    const glm::vec3 hip_ms = glm::vec3(job.hip_parent_ms * glm::vec4(job.hip_ls.translation, 1.f));
+    job.target_ms = hip_ms + UnitVector(rng) * (scale * d);
+  }
+  if (which == kMixedLegs) std::shuffle(jobs.begin(), jobs.end(), rng);
+  return jobs;
+}
+#define IKPOSE_LEG_CASES(bm)                        \
+  BENCHMARK_CAPTURE(bm, reachable, kReachableLegs); \
+  BENCHMARK_CAPTURE(bm, too_far, kTooFarLegs);      \
+  BENCHMARK_CAPTURE(bm, too_close, kTooCloseLegs);  \
+  BENCHMARK_CAPTURE(bm, mixed_70_20_10, kMixedLegs)
+
+void BM_SeedPort_Legs(benchmark::State& state, int which) {
+  const std::vector<TwoBoneJob> jobs = MakeLegs(which);
+  std::vector<seed::SeedRotations> out(jobs.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const TwoBoneJob& job = jobs[i];
+      out[i] = seed::SolveOrientations(job.hip_parent_ms, job.hip_ls, job.knee_ls, job.foot_ls,
+                                       job.target_ms);
+    }
+    benchmark::ClobberMemory();
+  }
+  PerSolve(state, int(jobs.size()));
+}
+IKPOSE_LEG_CASES(BM_SeedPort_Legs);
+
+void BM_TwoBoneJob_Legs(benchmark::State& state, int which) {
+  const std::vector<TwoBoneJob> jobs = MakeLegs(which);
+  std::vector<TwoBoneOutput> out(jobs.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].Run(&out[i]);
+    benchmark::ClobberMemory();
+  }
+  PerSolve(state, int(jobs.size()));
+}
+IKPOSE_LEG_CASES(BM_TwoBoneJob_Legs);
 
 }  // namespace
 

@@ -7,7 +7,14 @@
 namespace ikpose::ik {
 
 glm::quat RotationBetween(const glm::vec3& from, const glm::vec3& to) {
-  return detail::RotationBetweenKernel(from, to);
+  const float ff = glm::dot(from, from);
+  const float tt = glm::dot(to, to);
+  if (!(ff > 0.f) || !(tt > 0.f)) return glm::quat(1.f, 0.f, 0.f, 0.f);
+  // Each to unit length on its own (|f| |t|, not sqrt(|f|^2 |t|^2): nothing overflows for
+  // lengths up to 1e18), then the kernel and one normalisation.
+  const detail::UnitTurn turn =
+      detail::RotationBetweenUnit(from * (1.f / std::sqrt(ff)), to * (1.f / std::sqrt(tt)));
+  return turn.q * (1.f / std::sqrt(turn.norm2));
 }
 
 glm::vec3 AnyPerpendicular(const glm::vec3& v) {

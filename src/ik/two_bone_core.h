@@ -1,15 +1,20 @@
-// Internal: the inline float kernels shared by the one-at-a-time solvers and the batch.
+// Internal: the inline float kernels shared by the positions step, the batch and the job.
 //
-// What: the seed's positions step written as one branch-free formula, and a minimal-rotation
-// kernel, on plain floats and glm::vec3 so the batch loop can be vectorised.
-// Why: the batch and the single solvers must agree on default options, so they run the same
-// operations in the same order (to the last bit where both are compiled alike; the batch's
-// AVX2 clone fuses multiply-adds and agrees to rounding).
+// What: the pieces of the seed's positions step (measure, knee circle, knee side), written
+// branch-free so the batch loop can be vectorised, the one minimal-rotation kernel, and the
+// job's small checks (finite floats, uniform scale, the parent's inverse by Cramer's rule).
+// Why: SolvePositions (the product's positions step), SolveChain/SolveChainBatch (its
+// branch-free form) and the job must agree, so they run the same operations in the same order
+// (to the last bit where compiled alike; the batch's AVX2 clone fuses multiply-adds and agrees
+// to rounding). The knee-selection step is its own function (KneeSide) so that other knee
+// policies replace that step alone.
 // Limits: not part of the API; callers validate input first (see ValidatePositions). Use
 // two_bone_positions.h, two_bone_job.h or two_bone_batch.h instead.
 #pragma once
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -54,91 +59,40 @@ IKPOSE_KERNEL glm::vec3 PerpendicularOfUnit(const glm::vec3& n) {
   return glm::vec3(1.f + sign * n.x * n.x * a, sign * b, -sign * n.x);
 }
 
-// Minimal rotation turning `from` toward `to`, without trigonometry: for unit vectors with
-// cos c and cross x, q = normalize(1 + c, x) (the half-angle form of axis = x, angle =
-// acos(c), as in the post). Near anti-parallel 1 + c cancels, so it is computed as
-// |x|^2 / (1 - c); the axis has its rounding-noise component along `from` removed, which keeps
-// a near half turn accurate. Exactly anti-parallel: a half turn about a perpendicular of
-// `from` (any: the final normalisation fixes its length). A zero vector gives the identity.
-// Lengths are normalised separately (|f| |t|, not sqrt(|f|^2 |t|^2)) so nothing overflows
-// for lengths up to 1e18.
-IKPOSE_KERNEL glm::quat RotationBetweenKernel(const glm::vec3& from, const glm::vec3& to) {
-  const float ff = glm::dot(from, from);
-  const float tt = glm::dot(to, to);
-  const float sf = std::sqrt(ff);
-  const float st = std::sqrt(tt);
-  const float inv = 1.f / (sf * st);
-  const float inv_f = st * inv;  // 1 / |from|
-  const float c = glm::dot(from, to) * inv;
-  glm::vec3 x = glm::cross(from, to) * inv;
-  const float s2 = glm::dot(x, x);
-  x -= from * (glm::dot(x, from) * (inv_f * inv_f));
-  const float w = c >= 0.f ? 1.f + c : s2 / (1.f - c);
-  const bool half_turn = (c < 0.f) & (s2 <= 1e-14f);
-  // A perpendicular of `from`: crossed with x or with z, whichever leaves more.
-  const glm::vec3 f = from * inv_f;
-  const bool use_x = f.z * f.z >= f.x * f.x;
-  const glm::vec3 perp = Select(use_x, glm::vec3(0.f, f.z, -f.y), glm::vec3(f.y, -f.x, 0.f));
-  const float qw = half_turn ? 0.f : w;
-  const glm::vec3 qv = Select(half_turn, perp, x);
-  const float s = 1.f / std::sqrt(qw * qw + glm::dot(qv, qv));
-  const bool zero = !(ff > 0.f) | !(tt > 0.f);
-  return Select(zero, glm::quat(1.f, 0.f, 0.f, 0.f),
-                glm::quat(qw * s, qv.x * s, qv.y * s, qv.z * s));
-}
-
-// Minimal rotation turning the unit vector f toward t, where |t| = 1 to within a few ulps
-// (the solver's bones keep their lengths, so their old and new directions come scaled by the
-// same 1/length). The half vector h = f + t gives q = normalize(f.h, f x h) = normalize(m + c, x)
-// with c = f.t, x = f x t and m = |f||t|, taken as (|f|^2 + |t|^2) / 2, which differs from
-// |f||t| by (|f| - |t|)^2 / 2: one square root, no division, no trigonometry. Near
-// anti-parallel m + c cancels; there the same quaternion is scaled by m - c, which gives
-// ((m + c)(m - c), x (m - c)) = (|x|^2, x (m - c)) without a division. The axis has its
-// rounding-noise component along f removed (as in RotationBetweenKernel); exactly
-// anti-parallel gives a half turn about a perpendicular of f. Callers rule out zero vectors.
-// The Unnormalized form leaves the final scaling to the caller (RotateScaled turns by it as
-// it is).
-IKPOSE_KERNEL glm::quat RotationBetweenUnitUnnormalized(const glm::vec3& f, const glm::vec3& t) {
-  const float ff = glm::dot(f, f);
-  const float tt = glm::dot(t, t);
-  const float m = 0.5f * (ff + tt);
-  const float c = glm::dot(f, t);
-  glm::vec3 x = glm::cross(f, t);
-  const float s2 = glm::dot(x, x);
-  x -= f * glm::dot(x, f);
-  const bool obtuse = c < 0.f;
-  const float k = m - c;
-  const bool half_turn = obtuse & (s2 <= 1e-14f);
-  // A perpendicular of f: crossed with x or with z, whichever leaves more.
-  const bool use_x = f.z * f.z >= f.x * f.x;
-  const glm::vec3 perp = Select(use_x, glm::vec3(0.f, f.z, -f.y), glm::vec3(f.y, -f.x, 0.f));
-  const float qw = half_turn ? 0.f : (obtuse ? s2 : m + c);
-  const glm::vec3 qv = Select(half_turn, perp, Select(obtuse, x * k, x));
-  return glm::quat(qw, qv.x, qv.y, qv.z);
-}
-IKPOSE_KERNEL glm::quat RotationBetweenUnitKernel(const glm::vec3& f, const glm::vec3& t) {
-  const glm::quat q = RotationBetweenUnitUnnormalized(f, t);
-  const float s = 1.f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
-  return glm::quat(q.w * s, q.x * s, q.y * s, q.z * s);
-}
-
-// The same rotation for a single solve, where a branch is cheaper than computing both cases,
-// with its squared length. Up to 120 degrees (c > -1/2) m + c keeps its digits and the plain
-// half-vector form (m + c, f x t) is used; its squared length m^2 + 2mc + |f|^2 |t|^2 is
+// The minimal-rotation kernel: the rotation turning the unit vector f toward t, where |t| = 1
+// to within a few ulps (callers divide both by one length: a bone keeps its length, and
+// RotationBetween divides each by its own), unnormalised, with its squared length.
+// The half vector h = f + t gives q = (f.h, f x h) = (m + c, x) with c = f.t, x = f x t and
+// m = |f||t|, taken as (|f|^2 + |t|^2) / 2 (it differs by (|f| - |t|)^2 / 2): no square root,
+// no division, no trigonometry (the post's axis/angle form gives the same rotation). Up to
+// 120 degrees (c > -1/2) m + c keeps its digits and |q|^2 = m^2 + 2mc + |f|^2 |t|^2 is
 // 2m(m + c) to within ((|f|^2 - |t|^2) / 2)^2, known before the cross product is done.
+// Beyond, m + c cancels; the same quaternion scaled by m - c is ((m + c)(m - c), x (m - c)) =
+// (|x|^2, x (m - c)), again without a division, with the rounding noise of x along f removed
+// (which keeps a near half turn accurate). Exactly anti-parallel (|x|^2 <= 1e-14) is a half
+// turn about a perpendicular of f: never the identity (the post's second defect).
+// A branch here: one solve takes only its side; the batch loop, where GCC if-converts it,
+// computes both and selects.
 struct UnitTurn {
   glm::quat q;  // unnormalised
   float norm2;  // |q|^2
 };
-IKPOSE_KERNEL UnitTurn RotationBetweenUnitBranchy(const glm::vec3& f, const glm::vec3& t) {
+IKPOSE_KERNEL UnitTurn RotationBetweenUnit(const glm::vec3& f, const glm::vec3& t) {
   const float c = glm::dot(f, t);
+  const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
+  glm::vec3 x = glm::cross(f, t);
   if (c > -0.5f) [[likely]] {
-    const float m = 0.5f * (glm::dot(f, f) + glm::dot(t, t));
-    const glm::vec3 x = glm::cross(f, t);
     return {glm::quat(m + c, x.x, x.y, x.z), 2.f * m * (m + c)};
   }
-  const glm::quat q = RotationBetweenUnitUnnormalized(f, t);
-  return {q, q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z};
+  const float s2 = glm::dot(x, x);
+  x -= f * glm::dot(x, f);
+  const bool half_turn = s2 <= 1e-14f;
+  // A perpendicular of f: crossed with x or with z, whichever leaves more.
+  const bool use_x = f.z * f.z >= f.x * f.x;
+  const glm::vec3 perp = Select(use_x, glm::vec3(0.f, f.z, -f.y), glm::vec3(f.y, -f.x, 0.f));
+  const float qw = half_turn ? 0.f : s2;
+  const glm::vec3 qv = Select(half_turn, perp, x * (m - c));
+  return {glm::quat(qw, qv.x, qv.y, qv.z), qw * qw + glm::dot(qv, qv)};
 }
 
 // q * v for a quaternion q of squared length n2, given k = 2 / n2: the rotation q stands for,
@@ -156,6 +110,61 @@ IKPOSE_KERNEL glm::vec3 Rotate(const glm::quat& q, const glm::vec3& v) {
   const glm::vec3 uv = glm::cross(u, v);
   const glm::vec3 uuv = glm::cross(u, uv);
   return v + ((uv * q.w) + uuv) * 2.f;
+}
+
+// q^w for a unit quaternion: the same axis, w times the angle (slerp from the identity).
+inline glm::quat Power(const glm::quat& q_in, float w) {
+  const glm::quat q = q_in.w < 0.f ? -q_in : q_in;
+  const glm::vec3 v(q.x, q.y, q.z);
+  const float s = glm::length(v);
+  if (!(s > 0.f)) return glm::quat(1.f, 0.f, 0.f, 0.f);
+  const float half = std::atan2(s, q.w) * w;
+  return glm::quat(std::cos(half), v * (std::sin(half) / s));
+}
+
+// True when no float of `p[0..n)` is NaN or infinite: an exponent of all ones plus one
+// carries into the sign bit, and the OR of all of them keeps it (integer ops, vectorised).
+IKPOSE_KERNEL bool AllFinite(const float* p, int n) {
+  std::uint32_t any = 0;
+  for (int i = 0; i < n; ++i)
+    any |= (std::bit_cast<std::uint32_t>(p[i]) & 0x7f800000u) + 0x00800000u;
+  return (any & 0x80000000u) == 0;
+}
+
+// Equal magnitudes on the three axes (e.g. (2,2,2) or (1,1,-1)): the scale of a bone that
+// turns its child rigidly, up to a mirror.
+inline bool UniformMagnitude(const glm::vec3& v) {
+  const glm::vec3 m = glm::abs(v);
+  return std::fabs(m.x - m.y) <= 1e-5f * m.x && std::fabs(m.x - m.z) <= 1e-5f * m.x;
+}
+
+// Points from model space into the hip's parent space by Cramer's rule: with the parent's
+// linear columns c0, c1, c2 and translation T, p = L^-1 (x - T) has components
+// (x - T) . (c1 x c2), . (c2 x c0), . (c0 x c1), over det L. No inverse matrix is built.
+struct ToParentSpace {
+  glm::vec3 r0, r1, r2;  // c1 x c2, c2 x c0, c0 x c1
+  glm::vec3 translation;
+  float det;    // c0 . r0
+  float size2;  // |c0|^2 |c1|^2 |c2|^2
+};
+IKPOSE_KERNEL ToParentSpace ParentInverse(const glm::mat4& parent_ms) {
+  const glm::vec3 c0(parent_ms[0]), c1(parent_ms[1]), c2(parent_ms[2]);
+  ToParentSpace p;
+  p.r0 = glm::cross(c1, c2);
+  p.r1 = glm::cross(c2, c0);
+  p.r2 = glm::cross(c0, c1);
+  p.translation = glm::vec3(parent_ms[3]);
+  p.det = glm::dot(c0, p.r0);
+  p.size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  return p;
+}
+// |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
+IKPOSE_KERNEL bool Invertible(const ToParentSpace& p) {
+  return (p.size2 > 0.f) & (p.det * p.det > 1e-12f * p.size2) & (p.size2 < 1e36f);
+}
+IKPOSE_KERNEL glm::vec3 PointToParent(const ToParentSpace& p, const glm::vec3& x_ms) {
+  const glm::vec3 v = x_ms - p.translation;
+  return glm::vec3(glm::dot(v, p.r0), glm::dot(v, p.r1), glm::dot(v, p.r2)) * (1.f / p.det);
 }
 
 // The measured chain.
@@ -219,10 +228,26 @@ IKPOSE_KERNEL Circle KneeCircleAt(const glm::vec3& a, const glm::vec3& foot, con
   return circle;
 }
 
-// The component of ref - a perpendicular to dir, and its squared length.
+// The component of ref - a perpendicular to dir.
 IKPOSE_KERNEL glm::vec3 OffAxis(const glm::vec3& a, const glm::vec3& dir, const glm::vec3& ref) {
   const glm::vec3 v = ref - a;
   return v - dir * glm::dot(v, dir);
+}
+
+// The knee-selection step: the unit direction from the knee circle's center to the knee.
+// The seed's rule takes the knee's reference (the current knee, or a pole) off the hip-target
+// line, `off_axis` = OffAxis(a, dir, reference) with squared length `off_axis2`; a reference
+// closer than kOnAxis limb lengths to the line has no usable side and a fixed perpendicular of
+// dir is taken. Other policies choose `off_axis` (or replace this step) before the knee is
+// placed at center + side * radius.
+IKPOSE_KERNEL bool OnAxis(float off_axis2, float limb) {
+  const float limit = kOnAxis * limb;
+  return !(off_axis2 > limit * limit);
+}
+IKPOSE_KERNEL glm::vec3 KneeSide(const glm::vec3& off_axis, float off_axis2, const glm::vec3& dir,
+                                 float limb) {
+  return Select(OnAxis(off_axis2, limb), PerpendicularOfUnit(dir),
+                off_axis * (1.f / std::sqrt(off_axis2)));
 }
 
 // Everything of the default solve, branch-free.
@@ -251,11 +276,7 @@ IKPOSE_KERNEL DefaultPositions SolveDefaultPositions(const glm::vec3& a, const g
   const glm::vec3 foot = Select(too_far | too_close, a + ch.dir * d_eff, t);
   const Circle circle = KneeCircleAt(a, foot, ch, d_eff, too_far, too_close);
   const glm::vec3 u = OffAxis(a, ch.dir, b);
-  const float u2 = glm::dot(u, u);
-  const float limit = kOnAxis * hi;
-  const bool on_axis = !(u2 > limit * limit);
-  const glm::vec3 side = Select(on_axis, PerpendicularOfUnit(ch.dir), u * (1.f / std::sqrt(u2)));
-  const glm::vec3 knee = circle.center + side * circle.radius;
+  const glm::vec3 knee = circle.center + KneeSide(u, glm::dot(u, u), ch.dir, hi) * circle.radius;
   // Filled component by component: whole-struct copies go through memory and keep the batch
   // loop from vectorising.
   DefaultPositions out;
@@ -282,12 +303,13 @@ IKPOSE_KERNEL DefaultSolve SolveDefault(const glm::vec3& a, const glm::vec3& b, 
   const float inv_l1 = 1.f / p.l1;
   const float inv_l2 = 1.f / p.l2;
   // The knee's pair needs the hip's turn: taken before its normalisation, which runs beside.
-  const glm::quat h = RotationBetweenUnitUnnormalized((b - a) * inv_l1, (p.knee - a) * inv_l1);
-  const float n1 = h.w * h.w + h.x * h.x + h.y * h.y + h.z * h.z;
-  const float s1 = 1.f / std::sqrt(n1);
-  const glm::quat q1(h.w * s1, h.x * s1, h.y * s1, h.z * s1);
-  const glm::quat q2 = RotationBetweenUnitKernel(RotateScaled(h, 2.f / n1, (c - b) * inv_l2),
-                                                 (p.foot - p.knee) * inv_l2);
+  const UnitTurn h = RotationBetweenUnit((b - a) * inv_l1, (p.knee - a) * inv_l1);
+  const float s1 = 1.f / std::sqrt(h.norm2);
+  const glm::quat q1(h.q.w * s1, h.q.x * s1, h.q.y * s1, h.q.z * s1);
+  const UnitTurn k = RotationBetweenUnit(RotateScaled(h.q, 2.f / h.norm2, (c - b) * inv_l2),
+                                         (p.foot - p.knee) * inv_l2);
+  const float s2 = 1.f / std::sqrt(k.norm2);
+  const glm::quat q2(k.q.w * s2, k.q.x * s2, k.q.y * s2, k.q.z * s2);
   DefaultSolve out;
   out.knee.x = p.knee.x;
   out.knee.y = p.knee.y;

@@ -14,17 +14,6 @@ constexpr float kTiny = 1e-6f;
 // Beyond this the squares in the law of cosines overflow a float.
 constexpr float kHuge = 1e18f;
 
-// q^w for a unit quaternion: the same axis, w times the angle (slerp from the identity).
-glm::quat Power(const glm::quat& q_in, float w) {
-  const glm::quat q = q_in.w < 0.f ? -q_in : q_in;
-  const glm::vec3 v(q.x, q.y, q.z);
-  const float s = glm::length(v);
-  if (!(s > 0.f)) return glm::quat(1.f, 0.f, 0.f, 0.f);
-  const float half = std::atan2(s, q.w) * w;
-  const glm::vec3 axis = v / s;
-  return glm::quat(std::cos(half), axis * std::sin(half));
-}
-
 }  // namespace
 
 std::string_view ReachName(Reach reach) {
@@ -189,23 +178,20 @@ InputError SolveWithOptions(const PositionsInput& in, OptionsSolve* out, bool ro
   const Circle circle = KneeCircleAt(a, foot, ch, d_eff, d_eff >= hi, d_eff <= lo);
 
   // The side the knee goes: the pole's, else the current knee's, else a fixed perpendicular.
-  const float limit = kOnAxis * hi;
   glm::vec3 u = OffAxis(a, ch.dir, in.knee_ms);
   out->used_pole = false;
   if (o.use_pole) {
     const glm::vec3 up = OffAxis(a, ch.dir, o.pole_ms);
-    if (glm::dot(up, up) > limit * limit) {
+    if (!OnAxis(glm::dot(up, up), hi)) {
       u = up;
       out->used_pole = true;
     }
   }
   const float u2 = glm::dot(u, u);
-  out->fallback_side = !(u2 > limit * limit);
-  const glm::vec3 side =
-      out->fallback_side ? PerpendicularOfUnit(ch.dir) : u * (1.f / std::sqrt(u2));
+  out->fallback_side = OnAxis(u2, hi);
   out->flip_margin = std::sqrt(u2) / hi;
 
-  const glm::vec3 knee = circle.center + side * circle.radius;
+  const glm::vec3 knee = circle.center + KneeSide(u, u2, ch.dir, hi) * circle.radius;
   out->chain = ch;
   out->lo = lo;
   out->hi = hi;
@@ -215,8 +201,8 @@ InputError SolveWithOptions(const PositionsInput& in, OptionsSolve* out, bool ro
   r.knee_ms = knee;
   r.foot_ms = foot;
   if (!rotations) return InputError::kNone;
-  const glm::quat q1 = RotationBetweenKernel(ch.ab, knee - a);
-  const glm::quat q2 = RotationBetweenKernel(Rotate(q1, ch.bc), foot - knee);
+  const glm::quat q1 = RotationBetween(ch.ab, knee - a);
+  const glm::quat q2 = RotationBetween(Rotate(q1, ch.bc), foot - knee);
   if (o.weight >= 1.f) {
     r.hip_rotation = q1;
     r.knee_rotation = q2;

@@ -11,9 +11,43 @@
 namespace ikpose::ik {
 namespace {
 
+// n chains as structure of arrays: columns 0-11 hold a, b, c, t; 12-25 the batch's output.
 struct Soa {
   explicit Soa(std::size_t n) : v(n * 30), n_(n) {}
   float* Col(int i) { return v.data() + i * n_; }
+  void Set(std::size_t i, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+           const glm::vec3& t) {
+    const glm::vec3 pts[4] = {a, b, c, t};
+    for (int p = 0; p < 4; ++p) {
+      for (int k = 0; k < 3; ++k) Col(p * 3 + k)[i] = pts[p][k];
+    }
+  }
+  ChainBatchInput In() {
+    ChainBatchInput in;
+    ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
+    for (int p = 0; p < 4; ++p) *ins[p] = {Col(p * 3), Col(p * 3 + 1), Col(p * 3 + 2)};
+    return in;
+  }
+  ChainBatchOutput Out() {
+    ChainBatchOutput out;
+    out.knee = {Col(12), Col(13), Col(14)};
+    out.foot = {Col(15), Col(16), Col(17)};
+    out.hip_rotation = {Col(18), Col(19), Col(20), Col(21)};
+    out.knee_rotation = {Col(22), Col(23), Col(24), Col(25)};
+    return out;
+  }
+  // Chain i of the batch's output (reach and validity not included).
+  ChainSolution Solution(std::size_t i) {
+    const ChainBatchOutput out = Out();
+    ChainSolution s;
+    s.knee = glm::vec3(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
+    s.foot = glm::vec3(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
+    s.hip_rotation = glm::quat(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
+                               out.hip_rotation.z[i]);
+    s.knee_rotation = glm::quat(out.knee_rotation.w[i], out.knee_rotation.x[i],
+                                out.knee_rotation.y[i], out.knee_rotation.z[i]);
+    return s;
+  }
   std::vector<float> v;
   std::size_t n_;
 };
@@ -30,20 +64,10 @@ TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
   chains[8].a.y = std::numeric_limits<float>::infinity();
 
   Soa soa(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const glm::vec3 pts[4] = {chains[i].a, chains[i].b, chains[i].c, chains[i].t};
-    for (int p = 0; p < 4; ++p) {
-      for (int k = 0; k < 3; ++k) soa.Col(p * 3 + k)[i] = pts[p][k];
-    }
-  }
-  ChainBatchInput in;
-  ConstPoints3* ins[4] = {&in.hip, &in.knee, &in.foot, &in.target};
-  for (int p = 0; p < 4; ++p) *ins[p] = {soa.Col(p * 3), soa.Col(p * 3 + 1), soa.Col(p * 3 + 2)};
-  ChainBatchOutput out;
-  out.knee = {soa.Col(12), soa.Col(13), soa.Col(14)};
-  out.foot = {soa.Col(15), soa.Col(16), soa.Col(17)};
-  out.hip_rotation = {soa.Col(18), soa.Col(19), soa.Col(20), soa.Col(21)};
-  out.knee_rotation = {soa.Col(22), soa.Col(23), soa.Col(24), soa.Col(25)};
+  for (std::size_t i = 0; i < n; ++i)
+    soa.Set(i, chains[i].a, chains[i].b, chains[i].c, chains[i].t);
+  const ChainBatchInput in = soa.In();
+  ChainBatchOutput out = soa.Out();
   std::vector<std::uint8_t> reach(n);
   out.reach = reach.data();
   SolveChainBatch(in, out, n);
@@ -52,12 +76,11 @@ TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
   for (std::size_t i = 0; i < n; ++i) {
     const testing::RandomChain& ch = chains[i];
     const ChainSolution one = SolveChain(ch.a, ch.b, ch.c, ch.t);
-    const glm::vec3 knee(out.knee.x[i], out.knee.y[i], out.knee.z[i]);
-    const glm::vec3 foot(out.foot.x[i], out.foot.y[i], out.foot.z[i]);
-    const glm::quat q1(out.hip_rotation.w[i], out.hip_rotation.x[i], out.hip_rotation.y[i],
-                       out.hip_rotation.z[i]);
-    const glm::quat q2(out.knee_rotation.w[i], out.knee_rotation.x[i], out.knee_rotation.y[i],
-                       out.knee_rotation.z[i]);
+    const ChainSolution batch = soa.Solution(i);
+    const glm::vec3& knee = batch.knee;
+    const glm::vec3& foot = batch.foot;
+    const glm::quat& q1 = batch.hip_rotation;
+    const glm::quat& q2 = batch.knee_rotation;
     SCOPED_TRACE(::testing::Message() << "chain " << i);
     if (!one.valid) {
       ++invalid;
@@ -94,6 +117,53 @@ TEST(ChainBatch, SolveChainIsThePositionsStepWithDefaultOptions) {
     ASSERT_EQ(r.reach, s.reach);
     ASSERT_EQ(r.knee_ms, s.knee);
     ASSERT_EQ(r.foot_ms, s.foot);
+  }
+}
+
+TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints) {
+  // Chains whose solve turns a bone exactly around: the minimal-rotation kernel's half turn,
+  // which an identity would silently skip. The batch and SolveChain have one path each (the
+  // branch-free kernel), so every chain here takes it; 64 chains fill the vector lanes, not
+  // only the scalar remainder. The returned rotations must carry the old bones onto the
+  // returned knee and foot.
+  struct Case {
+    glm::vec3 b, c, t;  // the hip is at the origin
+    glm::vec3 knee, foot;
+  };
+  const Case cases[] = {
+      // Straight along +x, the target straight behind the hip at full reach and beyond.
+      {{1.f, 0.f, 0.f}, {2.f, 0.f, 0.f}, {-2.f, 0.f, 0.f}, {-1.f, 0.f, 0.f}, {-2.f, 0.f, 0.f}},
+      {{1.f, 0.f, 0.f}, {2.f, 0.f, 0.f}, {-3.f, 0.f, 0.f}, {-1.f, 0.f, 0.f}, {-2.f, 0.f, 0.f}},
+      // Lower bone half the upper: the knee folds back (at the folded distance and inside it).
+      {{1.f, 0.f, 0.f}, {1.5f, 0.f, 0.f}, {0.5f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {0.5f, 0.f, 0.f}},
+      {{1.f, 0.f, 0.f}, {1.5f, 0.f, 0.f}, {0.2f, 0.f, 0.f}, {1.f, 0.f, 0.f}, {0.5f, 0.f, 0.f}},
+      // Both bones turn around.
+      {{0.f, 0.f, 1.f}, {0.f, 0.f, 1.5f}, {0.f, 0.f, -0.3f}, {0.f, 0.f, -1.f}, {0.f, 0.f, -0.5f}},
+  };
+  constexpr std::size_t n = 64;
+  Soa soa(n);
+  const std::size_t kCases = sizeof cases / sizeof cases[0];
+  for (std::size_t i = 0; i < n; ++i) {
+    const Case& c = cases[i % kCases];
+    soa.Set(i, glm::vec3(0.f), c.b, c.c, c.t);
+  }
+  const ChainBatchOutput out = soa.Out();
+  SolveChainBatch(soa.In(), out, n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Case& c = cases[i % kCases];
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    const ChainSolution batch = soa.Solution(i);
+    const ChainSolution one = SolveChain(glm::vec3(0.f), c.b, c.c, c.t);
+    ASSERT_TRUE(one.valid);
+    for (const ChainSolution& s : {batch, one}) {
+      EXPECT_LE(glm::length(s.knee - c.knee), 1e-6f);
+      EXPECT_LE(glm::length(s.foot - c.foot), 1e-6f);
+      // Forward kinematics of the rotations: hip at the origin.
+      const glm::vec3 knee_fk = s.hip_rotation * c.b;
+      EXPECT_LE(glm::length(knee_fk - s.knee), 1e-6f);
+      EXPECT_LE(glm::length(knee_fk + s.knee_rotation * (s.hip_rotation * (c.c - c.b)) - s.foot),
+                1e-6f);
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "ik/two_bone_fast.h"
 #include "ik/two_bone_job.h"
 #include "test_chains.h"
 
@@ -105,8 +106,9 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPath) {
 }
 
 TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
-  // Chains scaled far from unit size, targets folding the limb (too close) and a knee on the
-  // hip-target line are left to the general path: still solved, with the same pose.
+  // Chains scaled far from unit size are left to the general path; targets folding the limb
+  // (too close) and a knee on the hip-target line the fast path solves too. Either way the
+  // pose is the general path's.
   testing::ChainGenerator gen(79u);
   const TwoBoneJob base = RandomJob(gen);
   const auto run_both = [](const TwoBoneJob& job) {
@@ -128,6 +130,8 @@ TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
     job.foot_ls.translation *= size;
     job.target_ms *= size;
     run_both(job);
+    TwoBoneOutput out;
+    EXPECT_FALSE(detail::RunFast(job, &out));
   }
   // Straight along +y, upper bone twice the lower: a target at half the upper bone's length
   // from the hip folds the limb; one straight ahead keeps the knee on the axis.
@@ -139,8 +143,10 @@ TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
   TwoBoneOutput out;
   ASSERT_TRUE(job.Run(&out));
   EXPECT_EQ(out.reach, Reach::kTooClose);
+  EXPECT_TRUE(detail::RunFast(job, &out));
   job.target_ms = glm::vec3(0.f, 1.2f, 0.f);
   run_both(job);
+  EXPECT_TRUE(detail::RunFast(job, &out));
 }
 
 TEST(TwoBoneJobFastPath, HalfTurnsOfBothBones) {
@@ -161,6 +167,92 @@ TEST(TwoBoneJobFastPath, HalfTurnsOfBothBones) {
   EXPECT_NEAR(glm::length(out.knee_ms - glm::vec3(1.f, 0.f, 0.f)), 0.f, 1e-5f);
   EXPECT_NEAR(glm::length(out.foot_ms - job.target_ms), 0.f, 1e-5f);
   EXPECT_NEAR(std::fabs(out.knee_rotation_ls.w), 0.f, 1e-6f);
+}
+
+TEST(TwoBoneJobFastPath, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints) {
+  // Chains whose solve turns a bone exactly around: the minimal-rotation kernel's half turn,
+  // which an identity would silently skip. RunFast itself is called, so these are the fast
+  // path's answers (Run gives the same), and forward kinematics of the returned rotations
+  // must give the returned knee and foot. Under the identity parent and a rotated, translated,
+  // scaled (and mirrored) one.
+  struct Case {
+    glm::vec3 knee_t, foot_t, target;  // knee and foot translations, target in parent space
+    Reach reach;
+    glm::vec3 knee, foot;  // expected, parent space
+  };
+  const Case cases[] = {
+      // Straight along +x, the target straight behind the hip at full reach: the hip turns
+      // around, the knee stays straight.
+      {{1.f, 0.f, 0.f},
+       {1.f, 0.f, 0.f},
+       {-2.f, 0.f, 0.f},
+       Reach::kReachable,
+       {-1.f, 0.f, 0.f},
+       {-2.f, 0.f, 0.f}},
+      // ... and beyond full reach.
+      {{1.f, 0.f, 0.f},
+       {1.f, 0.f, 0.f},
+       {-3.f, 0.f, 0.f},
+       Reach::kTooFar,
+       {-1.f, 0.f, 0.f},
+       {-2.f, 0.f, 0.f}},
+      // Straight, lower bone half the upper, the target on the chain's line at the folded
+      // distance, then inside it: the hip stays, the knee turns around.
+      {{1.f, 0.f, 0.f},
+       {0.5f, 0.f, 0.f},
+       {0.5f, 0.f, 0.f},
+       Reach::kReachable,
+       {1.f, 0.f, 0.f},
+       {0.5f, 0.f, 0.f}},
+      {{1.f, 0.f, 0.f},
+       {0.5f, 0.f, 0.f},
+       {0.2f, 0.f, 0.f},
+       Reach::kTooClose,
+       {1.f, 0.f, 0.f},
+       {0.5f, 0.f, 0.f}},
+      // Both at once: straight, the target behind the hip inside the fold.
+      {{1.f, 0.f, 0.f},
+       {0.5f, 0.f, 0.f},
+       {-0.3f, 0.f, 0.f},
+       Reach::kTooClose,
+       {-1.f, 0.f, 0.f},
+       {-0.5f, 0.f, 0.f}},
+  };
+  glm::mat4 moved = glm::translate(glm::mat4(1.f), glm::vec3(0.3f, -1.f, 2.f));
+  moved = moved * glm::mat4_cast(glm::angleAxis(2.f, glm::normalize(glm::vec3(1.f, 2.f, 3.f))));
+  const glm::mat4 parents[] = {glm::mat4(1.f), glm::scale(moved, glm::vec3(1.5f)),
+                               glm::scale(moved, glm::vec3(-0.7f))};
+  for (const glm::mat4& parent : parents) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(::testing::Message() << "target " << c.target.x << " parent " << parent[0][0]);
+      TwoBoneJob job;
+      job.hip_parent_ms = parent;
+      job.knee_ls.translation = c.knee_t;
+      job.foot_ls.translation = c.foot_t;
+      job.target_ms = glm::vec3(Apply(parent, D(c.target)));
+      TwoBoneOutput out;
+      ASSERT_TRUE(detail::RunFast(job, &out));
+      TwoBoneOutput run;
+      ASSERT_TRUE(job.Run(&run));
+      EXPECT_EQ(run.hip_rotation_ls, out.hip_rotation_ls);
+      EXPECT_EQ(run.knee_rotation_ls, out.knee_rotation_ls);
+      const double tol = 1e-5 * glm::length(glm::dvec3(glm::vec3(parent[0])));
+      // The reachable cases here are on a reach boundary (full reach, folded distance). A
+      // target mapped through a parent lands a rounding error to either side of it, where the
+      // knee moves as the square root of that error (a few 1e-4 here); forward kinematics
+      // below holds to rounding all the same.
+      const bool exact = parent == glm::mat4(1.f);
+      if (exact || c.reach != Reach::kReachable) {
+        EXPECT_EQ(out.reach, c.reach);
+      }
+      const double boundary_tol = exact ? tol : 1e-3;
+      EXPECT_LE(glm::length(D(out.knee_ms) - Apply(parent, D(c.knee))), boundary_tol);
+      EXPECT_LE(glm::length(D(out.foot_ms) - Apply(parent, D(c.foot))), tol);
+      const Joints fk = Fk(job, out.hip_rotation_ls, out.knee_rotation_ls);
+      EXPECT_LE(glm::length(fk.knee - D(out.knee_ms)), tol);
+      EXPECT_LE(glm::length(fk.foot - D(out.foot_ms)), tol);
+    }
+  }
 }
 
 TEST(TwoBoneJobFastPath, RejectsWhatValidateRejectsAndLeavesTheOutputAlone) {

@@ -6,7 +6,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "ik/seed_port.h"
+#include "support/seed_port.h"
 #include "ik/two_bone_job.h"
 #include "test_chains.h"
 

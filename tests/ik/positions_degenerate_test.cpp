@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ik/seed_port.h"
+#include "support/seed_port.h"
 #include "ik/two_bone_positions.h"
 
 namespace ikpose::ik {

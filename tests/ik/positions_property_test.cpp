@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ik/seed_port.h"
+#include "support/seed_port.h"
 #include "ik/two_bone_positions.h"
 #include "test_chains.h"
 

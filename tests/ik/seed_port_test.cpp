@@ -1,7 +1,7 @@
 // The port of the post's code that tests compare with and the benchmark measures.
 #include <gtest/gtest.h>
 
-#include "ik/seed_port.h"
+#include "support/seed_port.h"
 
 namespace ikpose::ik {
 namespace {

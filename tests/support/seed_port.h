@@ -1,5 +1,5 @@
-// A plain port of the seed's code (the blog post), kept as the reference that tests compare
-// against and the baseline that the benchmark measures.
+// A plain port of the seed's code (the blog post): not part of the product, the reference
+// that the solver's tests compare against and the baseline that bench_ik measures.
 //
 // What: the post's positions step, templated on the scalar so tests can run it in double,
 // and its orientation step on 4x4 model matrices with general glm::inverse and acos.

@@ -1,4 +1,4 @@
-#include "ik/seed_port.h"
+#include "support/seed_port.h"
 
 #include <algorithm>
 #include <cmath>
