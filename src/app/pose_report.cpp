@@ -6,7 +6,7 @@ namespace {
 
 void AddSolved(const anim::LimbChain& chain, const scene::LimbTarget& target,
                const anim::ChainSolveResult& result, std::vector<asset::SolvedChain>* out) {
-  if (!target.available || !target.given || !target.enabled || !result.ok) return;
+  if (!target.available || !target.enabled || !result.ok) return;  // solved: placed or held
   asset::SolvedChain sc;
   sc.chain = chain;
   sc.result = result;

@@ -5,7 +5,7 @@
 // bone the local transform and model-space position (asset::PoseReport).
 // Why: every command builds its pose through scene::BuildSession, so one report of the session
 // makes the command line and the window comparable field by field.
-// Limits: chains whose target nobody placed are not listed (they were not solved).
+// Limits: chains not solved (a target nobody placed, resting on its hand) are not listed.
 #pragma once
 
 #include <vector>

@@ -7,8 +7,9 @@ namespace ikpose::app {
 bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, float radius) {
   handle_ = Handle::kNone;
   float best = std::numeric_limits<float>::max();
-  const auto consider = [&](Handle handle, anim::Limb limb, const glm::vec3& center_ms) {
-    const float hit = RaySphere(ray, center_ms, radius);
+  const auto consider = [&](Handle handle, anim::Limb limb, const glm::vec3& center_ms,
+                            float scale = 1.0f) {
+    const float hit = RaySphere(ray, center_ms, radius * scale);
     if (hit >= 0.0f && hit < best) {
       best = hit;
       handle_ = handle;
@@ -21,6 +22,11 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
     if (!t.available) continue;
     consider(Handle::kTarget, limb, t.target_ms);
     if (t.options.solver.use_pole) consider(Handle::kPole, limb, t.options.solver.pole_ms);
+  }
+  // The body comes last: a hand or foot in front of the pelvis is still taken first.
+  if (!active() && session.body_bone() >= 0) {
+    consider(Handle::kBody, anim::Limb::kLeftLeg, session.BodyPositionMs(), 2.0f);
+    body_start_ms_ = session.body.offset_ms;
   }
   if (!active()) return false;
   plane_normal_ms_ = -ray.direction_ms;
@@ -40,6 +46,11 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
     delta[modifiers.axis] = along;
   }
   if (modifiers.fine) delta *= 0.1f;
+  if (handle_ == Handle::kBody) {  // the body moves; pinned targets hold
+    const glm::vec3 step = body_start_ms_ + delta - session.body.offset_ms;
+    if (step != glm::vec3(0.0f)) session.MoveBody(step);
+    return;
+  }
   scene::LimbTarget& t = session.target(limb_);
   glm::vec3& moved = handle_ == Handle::kTarget ? t.target_ms : t.options.solver.pole_ms;
   if (moved == start_ms_ + delta) return;  // a click without a move changes nothing

@@ -16,9 +16,10 @@ struct DragModifiers {
 
 class TargetDrag {
  public:
-  enum class Handle { kNone, kTarget, kPole };
+  enum class Handle { kNone, kTarget, kPole, kBody };
 
-  // Grabs the nearest target or pole sphere of `radius` that `ray` hits; false if none.
+  // Grabs the nearest target, pole or body (pelvis, twice the radius) sphere of `radius` that
+  // `ray` hits; false if none.
   bool Begin(const Ray& ray, const scene::PosingSession& session, float radius);
   // Moves the grabbed handle to follow `ray`.
   void Update(const Ray& ray, const DragModifiers& modifiers, scene::PosingSession& session) const;
@@ -31,8 +32,9 @@ class TargetDrag {
  private:
   Handle handle_ = Handle::kNone;
   anim::Limb limb_ = anim::Limb::kLeftArm;
-  glm::vec3 start_ms_{0.0f};     // the handle's position when grabbed
-  glm::vec3 grab_hit_ms_{0.0f};  // where the ray met the drag plane when grabbed
+  glm::vec3 start_ms_{0.0f};       // the handle's position when grabbed
+  glm::vec3 body_start_ms_{0.0f};  // the body's offset when grabbed
+  glm::vec3 grab_hit_ms_{0.0f};    // where the ray met the drag plane when grabbed
   glm::vec3 plane_normal_ms_{0.0f, 0.0f, 1.0f};
 };
 

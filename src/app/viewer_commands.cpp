@@ -121,6 +121,12 @@ void ApplyCommands(ViewerState& state) {
       case Command::kStepDown:
         StepRungs(state, -1);
         break;
+      case Command::kFitBodyToLadder:
+        Step(state, "fit body to ladder", [](scene::PosingSession& s) { s.FitBodyToLadder(); });
+        break;
+      case Command::kResetBody:
+        Step(state, "reset body", [](scene::PosingSession& s) { s.body = scene::BodyMove{}; });
+        break;
       case Command::kFrameModel:
         state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
         break;

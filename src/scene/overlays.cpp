@@ -38,6 +38,11 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
     draw.Axes(pose.models_ms[static_cast<std::size_t>(options.selected_bone)], handle * 3.0f);
   }
   if (options.ladder && session.ladder_enabled) session.ladder.Draw(draw);
+  if (options.targets && session.body_bone() >= 0) {  // the body handle at the pelvis
+    const glm::vec4 body_color(0.85f, 0.45f, 0.95f, 1.0f);
+    draw.Sphere(session.BodyPositionMs(), handle * 2.0f, body_color);
+    draw.Cross(session.BodyPositionMs(), handle * 1.2f, body_color);
+  }
   for (anim::Limb limb : anim::kLimbs) {
     const LimbTarget& target = session.target(limb);
     if (!target.available) continue;
@@ -50,6 +55,10 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
                                 : glm::vec4(0.6f, 0.6f, 0.6f, 1.0f);
     if (options.targets) {
       draw.Sphere(target.target_ms, handle, color);
+      if (target.pinned) {  // a pin: a short stake down through the target
+        draw.Line(target.target_ms + glm::vec3(0, handle * 2.5f, 0), target.target_ms,
+                  {0.95f, 0.95f, 0.95f, 0.9f});
+      }
       if (target.options.solver.use_pole) {
         draw.Cross(target.options.solver.pole_ms, handle, {0.4f, 0.7f, 1.0f, 1.0f});
         draw.Sphere(target.options.solver.pole_ms, handle * 0.6f, {0.4f, 0.7f, 1.0f, 1.0f});

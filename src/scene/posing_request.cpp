@@ -61,7 +61,9 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     }
     target.options = limb.options;
     target.from_rest = limb.from_rest;
+    if (limb.pinned) target.pinned = *limb.pinned;
   }
+  if (scenario.body) session.body = *scenario.body;
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;

@@ -137,7 +137,15 @@ void PosingSession::Evaluate() {
   }
   base_.models_ms.resize(base_.locals_ls.size());
   anim::UpdateModels(model_->skeleton, base_);
+  // A pinned hand or foot rests where the clip has it before the body moves: it holds.
+  std::array<glm::vec3, 4> before_body_ms{};
+  for (anim::Limb limb : anim::kLimbs) {
+    if (target(limb).available) {
+      before_body_ms[static_cast<int>(limb)] = anim::EndPositionMs(chain(limb), base_);
+    }
+  }
   ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
+  const bool body_moved = body != BodyMove{};
   pose_ = base_;
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
@@ -146,8 +154,19 @@ void PosingSession::Evaluate() {
     if (!t.available) continue;
     glm::vec3& resting = resting_ms_[static_cast<int>(limb)];
     if (!t.given && t.target_ms != resting) t.given = true;  // moved since it was put to rest
-    if (!t.given) t.target_ms = resting = anim::EndPositionMs(chain(limb), base_);
-    if (t.given && t.enabled) result = SolveTarget(*model_, chain(limb), t, rest_, pose_);
+    const bool holds = t.pinned && body_moved;  // resting, but held against the body's move
+    if (!t.given) {
+      resting =
+          holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), base_);
+      t.target_ms = resting;
+    }
+    if (t.given && t.enabled) {
+      result = SolveTarget(*model_, chain(limb), t, rest_, pose_);
+    } else if (holds && t.enabled) {
+      LimbTarget held = t;  // a held foot stays flat: it keeps its model rotation
+      held.options.end_rotation = ik::EndRotation::kKeepModel;
+      result = SolveTarget(*model_, chain(limb), held, rest_, pose_);
+    }
   }
   for (ChainTarget& extra : extra_) {
     extra.result = {};
@@ -167,9 +186,8 @@ void PosingSession::MoveBody(const glm::vec3& delta_ms, const glm::quat& turn_ms
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
     if (!t.available) continue;
-    if (t.pinned) {
-      t.given = true;  // a resting foot stays on the floor as the body moves
-    } else if (placed(limb)) {
+    if (t.pinned) continue;  // it holds (Evaluate solves a resting pinned limb on its rest)
+    if (placed(limb)) {
       carry(t.target_ms);
       if (t.options.solver.use_pole) carry(t.options.solver.pole_ms);
       t.rung = -1;

@@ -86,6 +86,8 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
       }
     } else if (key == "from_rest") {
       limb.from_rest = Bool(value, f);
+    } else if (key == "pinned") {
+      limb.pinned = Bool(value, f);
     } else if (key == "policy") {
       if (!value.is_string() || !anim::ParsePolicy(value.get<std::string>(), &limb.options.policy))
         throw FieldError{f + " must be \"seed\", \"natural\" or \"pole\""};
@@ -107,6 +109,27 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
     throw FieldError{field + ".policy is \"pole\" but no pole is given"};
   if (o.use_pole) limb.options.policy = anim::KneePolicy::kPole;
   return limb;
+}
+
+BodyMove ParseBody(const Json& j) {
+  if (!j.is_object()) throw FieldError{"body must be an object"};
+  BodyMove body;
+  for (const auto& [key, value] : j.items()) {
+    if (key == "offset") {
+      body.offset_ms = Vec3(value, "body.offset");
+    } else if (key == "turn") {
+      if (!value.is_array() || value.size() != 4)
+        throw FieldError{"body.turn must be [x, y, z, w]"};
+      const glm::quat q(Number(value[3], "body.turn[3]"), Number(value[0], "body.turn[0]"),
+                        Number(value[1], "body.turn[1]"), Number(value[2], "body.turn[2]"));
+      const float n = glm::length(q);
+      if (!(n > 0.5f && n < 2.0f)) throw FieldError{"body.turn must be a unit quaternion"};
+      body.turn_ms = q / n;
+    } else {
+      throw FieldError{"unknown field body." + key};
+    }
+  }
+  return body;
 }
 
 Ladder ParseLadder(const Json& j, bool* enabled, bool* snap) {
@@ -194,6 +217,8 @@ bool LoadScenario(const std::string& path, Scenario* scenario, std::string* erro
                              "' (left_arm, right_arm, left_leg, right_leg)"};
           }
         }
+      } else if (key == "body") {
+        s.body = ParseBody(value);
       } else if (key == "ladder") {
         s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap);
       } else {
@@ -231,11 +256,16 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     if (limb.target_ms) out["target"] = ToJson(*limb.target_ms);
     if (o.use_pole) out["pole"] = ToJson(o.pole_ms);
     if (limb.options.swivel_range_deg > 0.0f) out["swivel_deg"] = limb.options.swivel_range_deg;
+    if (limb.pinned) out["pinned"] = *limb.pinned;
     if (o.use_limits)
       out["limits"] = {{"min_deg", o.limits.min_deg}, {"max_deg", o.limits.max_deg}};
     limbs[std::string(anim::LimbName(l))] = out;
   }
   j["limbs"] = limbs;
+  if (scenario.body) {
+    const glm::quat& q = scenario.body->turn_ms;
+    j["body"] = {{"offset", ToJson(scenario.body->offset_ms)}, {"turn", {q.x, q.y, q.z, q.w}}};
+  }
   if (scenario.ladder) {
     const Ladder& l = *scenario.ladder;
     j["ladder"] = {{"enabled", scenario.ladder_enabled},
@@ -268,9 +298,11 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     if (target.given) limb.target_ms = target.target_ms;
     limb.options = target.options;
     limb.from_rest = target.from_rest;
+    limb.pinned = target.pinned;
   }
   s.ladder = session.ladder;
   s.ladder_enabled = session.ladder_enabled;
+  if (session.body != BodyMove{}) s.body = session.body;
   return s;
 }
 

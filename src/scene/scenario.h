@@ -9,6 +9,7 @@
 //                           "limits": {"min_deg": 5, "max_deg": 150}, "soften": 0.9,
 //                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
 //                           "enabled": true, "policy": "pole", "swivel_deg": 45}},
+//    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
 //               "snap": true}}
@@ -28,6 +29,7 @@ struct LimbSetting {
   std::optional<glm::vec3> target_ms;
   anim::ChainSolveOptions options = anim::NaturalOptions();
   bool from_rest = false;
+  std::optional<bool> pinned;  // absent: the limb's default (feet pinned)
 };
 
 struct Scenario {
@@ -35,6 +37,7 @@ struct Scenario {
   std::string clip;   // "" for the rest pose
   float time = 0.0f;
   std::array<LimbSetting, 4> limbs;  // indexed by anim::Limb
+  std::optional<BodyMove> body;
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;  // put hands and feet on the nearest rungs after loading

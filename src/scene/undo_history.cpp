@@ -18,6 +18,7 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.time = session.playback.time;
   s.ladder = session.ladder;
   s.ladder_enabled = session.ladder_enabled;
+  s.body = session.body;
   return s;
 }
 
@@ -34,10 +35,13 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
   session.playback.time = snapshot.time;
   session.ladder = snapshot.ladder;
   session.ladder_enabled = snapshot.ladder_enabled;
+  session.body = snapshot.body;
   session.Evaluate();
 }
 
 std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& after) {
+  // Moving the body places the pinned targets and carries the others: one gesture, one name.
+  if (before.body != after.body) return "move body";
   std::vector<std::string> parts;
   std::size_t moved_targets = 0;
   for (anim::Limb limb : anim::kLimbs) {
@@ -45,6 +49,7 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
     const LimbTarget& b = after.limbs[static_cast<int>(limb)];
     const std::string name(anim::LimbName(limb));
     if (a.enabled != b.enabled) parts.push_back((b.enabled ? "turn on " : "turn off ") + name);
+    if (a.pinned != b.pinned) parts.push_back((b.pinned ? "pin " : "unpin ") + name);
     if (a.target_ms != b.target_ms) {
       parts.push_back("move " + name + " target");
       ++moved_targets;

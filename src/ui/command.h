@@ -11,8 +11,10 @@ enum class Command {
   kRedo,
   kResetTargets,  // every target back on its hand or foot
   kSnapToRungs,
-  kStepUp,    // every snapped limb one rung up
-  kStepDown,  // ... one rung down
+  kStepUp,           // every snapped limb one rung up
+  kStepDown,         // ... one rung down
+  kFitBodyToLadder,  // the pelvis where a climber's is for the snapped rungs
+  kResetBody,        // the body back where the clip (or rest pose) has it
   kFrameModel,
   kResetView,  // in front of the character, framed
   kSaveScene,

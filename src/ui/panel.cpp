@@ -33,6 +33,41 @@ std::string Length(float value, float meters_per_unit, const char* format = "%.4
   return std::string(number) + " (" + cm + ")";
 }
 
+// Where the knee goes: seed (nearest the current knee), natural (within a swivel range of the
+// rig's natural bend) or pole; natural shows its range and the swivel it chose. True if edited.
+bool PolicyRow(scene::LimbTarget& target, const anim::ChainSolveResult& result,
+               const PanelState& state) {
+  ik::TwoBoneOptions& o = target.options.solver;
+  int policy = o.use_pole ? 2 : static_cast<int>(target.options.policy);
+  bool edited = ImGui::Combo("knee", &policy, "seed\0natural\0pole\0");
+  if (edited) {
+    target.options.policy = static_cast<anim::KneePolicy>(policy);
+    if (policy == 2 && !o.use_pole)
+      o.pole_ms = result.ok ? 2.0f * result.knee_ms - result.hip_ms : target.target_ms;
+    o.use_pole = policy == 2;
+  }
+  if (o.use_pole) {
+    edited |= ImGui::DragFloat3("pole", &o.pole_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
+  } else if (target.options.policy == anim::KneePolicy::kNatural) {
+    float& range = target.options.swivel_range_deg;
+    const float shown = range > 0.0f ? range : result.swivel.range_deg;
+    float edit = shown;
+    if (ImGui::SliderFloat("swivel range", &edit, 1.0f, 180.0f, "+-%.0f deg") && edit != shown) {
+      range = edit;
+      edited = true;
+    }
+    if (result.policy == anim::KneePolicy::kNatural) {
+      ImGui::Text("swivel %+.1f deg (current knee %+.1f)%s",
+                  static_cast<double>(result.swivel.swivel_deg),
+                  static_cast<double>(result.swivel.reference_deg),
+                  result.swivel.clamped ? ", held in range" : "");
+    } else if (result.ok) {
+      ImGui::TextDisabled("no natural bend on this chain: the seed's rule");
+    }
+  }
+  return edited;
+}
+
 void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& state) {
   scene::LimbTarget& target = session.target(limb);
   const float m_per_unit = anim::MetersPerUnit(session.model());
@@ -54,6 +89,8 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
     const ik::PositionsReport& p = result.report.positions;
     ImGui::TextColored(ToImVec4(color), "%s  %s", ReachLabel(result.output.reach),
                        Length(p.reach_margin, m_per_unit, "%+.3f").c_str());
+    ImGui::SameLine();
+    ImGui::TextDisabled(" %s", anim::PolicyName(result.policy));
     if (target.rung >= 0) {
       ImGui::SameLine();
       ImGui::Text(" rung %d", target.rung);
@@ -102,12 +139,7 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
     }
     // Any edit in the row places the target where it is, so the limb is solved from now on.
     ik::TwoBoneOptions& o = target.options.solver;
-    placed |= ImGui::Checkbox("pole", &o.use_pole);
-    if (o.use_pole) {
-      ImGui::SameLine();
-      placed |=
-          ImGui::DragFloat3("##pole", &o.pole_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
-    }
+    placed |= PolicyRow(target, result, state);
     placed |= ImGui::Checkbox("hinge limits", &o.use_limits);
     if (o.use_limits) {
       placed |= ImGui::DragFloatRange2("bend deg", &o.limits.min_deg, &o.limits.max_deg, 0.5f, 0.0f,
@@ -119,6 +151,11 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
     placed |= ImGui::Combo("end rotation", &end_rotation, "follow\0keep model rotation\0");
     target.options.end_rotation = static_cast<ik::EndRotation>(end_rotation);
     placed |= ImGui::Checkbox("solve from rest pose", &target.from_rest);
+    ImGui::SameLine();
+    ImGui::Checkbox("pinned", &target.pinned);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("pinned: stays put when the body moves; else it moves with the body");
+    }
     if (placed) target.given = true;
     ImGui::TreePop();
   }
@@ -245,6 +282,16 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::SameLine();
     if (ImGui::Button("export pose (E)")) state.commands.push_back(Command::kExportPose);
   }
+  if (ImGui::CollapsingHeader("Body")) {
+    ImGui::TextDisabled("drag the pelvis handle; pinned targets hold");
+    scene::BodyMove& body = session->body;
+    ImGui::DragFloat3("offset", &body.offset_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
+    glm::vec3 euler = glm::degrees(glm::eulerAngles(body.turn_ms));
+    if (ImGui::DragFloat3("turn deg", &euler.x, 0.5f, -180.0f, 180.0f, "%.1f")) {
+      body.turn_ms = glm::quat(glm::radians(euler));
+    }
+    if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
+  }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);
     ImGui::SameLine();
@@ -290,6 +337,8 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
     ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
     if (ImGui::Button("snap to rungs")) state.commands.push_back(Command::kSnapToRungs);
+    ImGui::SameLine();
+    if (ImGui::Button("fit body")) state.commands.push_back(Command::kFitBodyToLadder);
     ImGui::SameLine();
     if (ImGui::Button("step up")) state.commands.push_back(Command::kStepUp);
     ImGui::SameLine();
