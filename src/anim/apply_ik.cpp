@@ -24,6 +24,7 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
                                   Pose& pose) {
   ChainSolveResult result;
   result.target_ms = target_ms;
+  result.end_target_ms = target_ms;
   const int n = skeleton.size();
   if (!chain.valid() || chain.upper >= n || chain.lower >= n || chain.end >= n ||
       skeleton.parents[chain.lower] != chain.upper) {
@@ -60,9 +61,9 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
                         : glm::mat3(1.f);
     const glm::vec3 hip_ms = PositionMs(pose, chain.upper);
     const float limb = chain.upper_length + chain.lower_length;
-    result.swivel = ChooseSwivel(chain.natural, parent_rotation, hip_ms,
-                                 PositionMs(pose, chain.lower), target_ms, limb,
-                                 options.swivel_range_deg);
+    result.swivel =
+        ChooseSwivel(chain.natural, parent_rotation, hip_ms, PositionMs(pose, chain.lower),
+                     target_ms, limb, options.swivel_range_deg);
     if (result.swivel.valid) {
       job.options.use_pole = true;
       job.options.pole_ms = 0.5f * (hip_ms + target_ms) + limb * result.swivel.knee_dir_ms;

@@ -46,14 +46,15 @@ inline ChainSolveOptions NaturalOptions() {
 
 struct ChainSolveResult {
   bool ok = false;
-  std::string error;         // why not, when !ok (the pose is then unchanged)
-  ik::TwoBoneOutput output;  // new local rotations, reach, FK knee and foot
-  ik::TwoBoneReport report;  // the solver's explanation (positions step, rotations)
-  glm::vec3 target_ms{0.f};
-  glm::vec3 hip_ms{0.f};  // joint positions in the pose after the solve
+  std::string error;             // why not, when !ok (the pose is then unchanged)
+  ik::TwoBoneOutput output;      // new local rotations, reach, FK knee and foot
+  ik::TwoBoneReport report;      // the solver's explanation (positions step, rotations)
+  glm::vec3 target_ms{0.f};      // the limb's target (a grip point on a rung, say)
+  glm::vec3 end_target_ms{0.f};  // where the end joint was sent (the target unless gripping)
+  glm::vec3 hip_ms{0.f};         // joint positions in the pose after the solve
   glm::vec3 knee_ms{0.f};
   glm::vec3 end_ms{0.f};
-  float error_ms = 0.f;  // |end_ms - target_ms|
+  float error_ms = 0.f;                   // |end_ms - end_target_ms|
   KneePolicy policy = KneePolicy::kSeed;  // the policy that placed the knee
   SwivelChoice swivel;                    // natural: the natural direction and the swivel
 };

@@ -133,6 +133,8 @@ void Frame(ViewerState& state, float seconds) {
   }
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
+  } else if (session.ladder_enabled) {
+    session.ladder.Draw(state.grid_lines);  // a prop, drawn even without the overlays
   }
 
   // Rendering. The window's first frame goes straight to the screen without multisampling

@@ -189,6 +189,7 @@ Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::
     const ik::PositionsReport& p = r.report.positions;
     Json c = ChainJson(s, sc.chain);
     c["target"] = ToJson(r.target_ms);
+    if (r.end_target_ms != r.target_ms) c["end_target"] = ToJson(r.end_target_ms);
     if (sc.has_pole) c["pole"] = ToJson(sc.pole_ms);
     c["reach"] = std::string(ik::ReachName(r.output.reach));
     c["error"] = Clean(r.error_ms);

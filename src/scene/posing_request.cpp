@@ -68,6 +68,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
     if (scenario.ladder_snap) session.SnapToRungs();
+    if (scenario.ladder_fit_body) session.FitBodyToLadder();
   }
   return true;
 }

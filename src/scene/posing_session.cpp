@@ -72,6 +72,17 @@ PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
     target(limb).pinned = IsLeg(limb);
   }
   body_bone_ = FindBodyBone(model);
+  const anim::Bounds bounds = anim::ComputeBounds(model, rest_);
+  const float floor_y = bounds.empty() ? 0.0f : bounds.min.y;
+  for (anim::Limb limb : anim::kLimbs) {
+    if (!chain(limb).valid()) continue;
+    const int end = chain(limb).end;
+    if (IsLeg(limb)) {
+      feet_[static_cast<int>(limb)] = MeasureFoot(model.skeleton, rest_, end, floor_y);
+    } else {
+      hands_[static_cast<int>(limb)] = MeasureHand(model.skeleton, rest_, end);
+    }
+  }
   base_ = rest_;
   pose_ = rest_;
   ResetTargets();
@@ -160,7 +171,9 @@ void PosingSession::Evaluate() {
           holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), base_);
       t.target_ms = resting;
     }
-    if (t.given && t.enabled) {
+    if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
+      result = SolveOnRung(limb, t);
+    } else if (t.given && t.enabled) {
       result = SolveTarget(*model_, chain(limb), t, rest_, pose_);
     } else if (holds && t.enabled) {
       LimbTarget held = t;  // a held foot stays flat: it keeps its model rotation
@@ -174,6 +187,27 @@ void PosingSession::Evaluate() {
       extra.result = SolveTarget(*model_, extra.chain, extra.target, rest_, pose_);
     }
   }
+}
+
+anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
+  const int i = static_cast<int>(limb);
+  const bool leg = IsLeg(limb);
+  if ((leg && !feet_[i].valid) || (!leg && !hands_[i].valid)) {
+    return SolveTarget(*model_, chain(limb), t, rest_, pose_);
+  }
+  const EndGoal goal =
+      leg ? StandOnRung(feet_[i], t.target_ms)
+          : GripRung(hands_[i], t.target_ms, chains().forward_ms, ladder.rung_radius);
+  LimbTarget on_rung = t;
+  on_rung.target_ms = goal.end_target_ms;
+  on_rung.options.end_rotation = ik::EndRotation::kTarget;
+  on_rung.options.target_rotation_ms = goal.rotation_ms;
+  anim::ChainSolveResult result = SolveTarget(*model_, chain(limb), on_rung, rest_, pose_);
+  if (result.ok && !leg) {
+    CurlFingers(model_->skeleton, hands_[i], chain(limb).end, ladder.rung_radius, pose_);
+  }
+  result.target_ms = t.target_ms;  // the grip point; end_target_ms is where the wrist went
+  return result;
 }
 
 glm::vec3 PosingSession::BodyPositionMs() const {
@@ -215,16 +249,18 @@ void PosingSession::FitBodyToLadder() {
   feet_y /= static_cast<float>(feet);
   leg /= static_cast<float>(feet);
   hip_above_feet /= static_cast<float>(feet);
-  // Knees bent toward the ladder: the hips 80% of their standing height above the feet, half a
-  // leg behind the rungs (along the facing).
+  // Knees bent toward the ladder: the hips 80% of their standing height above the feet, a third
+  // of a leg behind the rungs (along the facing; about 30 cm for an adult, close enough for
+  // the hands to reach the rungs in front of the chest).
   const glm::vec3 forward = chains().forward_ms;
+  constexpr float kBehindRungs = 0.35f;
   BodyMove fitted = body;
   body = BodyMove{};
   Evaluate();
   const glm::vec3 from = BodyPositionMs();
   glm::vec3 to = from;
   to.y = feet_y + 0.8f * hip_above_feet;
-  to.z = ladder.base_ms.z - 0.5f * leg * forward.z;
+  to.z = ladder.base_ms.z - kBehindRungs * leg * forward.z;
   to.x = from.x;
   fitted.offset_ms = to - from;
   fitted.turn_ms = glm::quat(1, 0, 0, 0);

@@ -24,6 +24,7 @@
 #include "anim/apply_ik.h"
 #include "anim/chains.h"
 #include "anim/model.h"
+#include "scene/grip.h"
 #include "scene/ladder.h"
 
 namespace ikpose::scene {
@@ -42,6 +43,10 @@ struct LimbTarget {
   // Pinned: stays where it is in model space when the body moves (its limb re-solves); else it
   // moves with the body. Feet are pinned by default, hands are not.
   bool pinned = false;
+  // On a rung (rung >= 0, ladder shown): a hand grips it (palm on it, fingers curled round it,
+  // the target being the grip's centre on the axis) and a foot stands on it (sole flat, the
+  // ball of the foot on the target at the rung's top). Off: the target is the wrist or ankle.
+  bool grip = true;
 
   bool operator==(const LimbTarget&) const = default;
 };
@@ -104,7 +109,7 @@ class PosingSession {
   // move with the body.
   void MoveBody(const glm::vec3& delta_ms, const glm::quat& turn_ms = glm::quat(1, 0, 0, 0));
   // The pelvis where a climber's is for the snapped rungs: a little more than the snapped feet's
-  // leg length above them (knees bent), and behind the rungs by half a leg, facing the ladder.
+  // leg length above them (knees bent), and a third of a leg behind the rungs, facing it.
   void FitBodyToLadder();
 
   // The pose under the clip (a saved pose, say) instead of the rest pose; one local transform
@@ -137,10 +142,15 @@ class PosingSession {
   bool StepRungs(int delta);
 
  private:
+  // A limb on a rung, gripping or standing (see LimbTarget::grip).
+  anim::ChainSolveResult SolveOnRung(anim::Limb limb, const LimbTarget& t);
+
   const anim::Model* model_;
   std::array<LimbTarget, 4> targets_;
   std::array<anim::ChainSolveResult, 4> results_;
   std::array<glm::vec3, 4> resting_ms_{};
+  std::array<HandShape, 4> hands_;  // arms only
+  std::array<FootShape, 4> feet_;   // legs only
   int body_bone_ = -1;
   std::vector<ChainTarget> extra_;
   std::vector<anim::Transform> start_ls_;

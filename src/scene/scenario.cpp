@@ -132,7 +132,7 @@ BodyMove ParseBody(const Json& j) {
   return body;
 }
 
-Ladder ParseLadder(const Json& j, bool* enabled, bool* snap) {
+Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body) {
   if (!j.is_object()) throw FieldError{"ladder must be an object"};
   Ladder ladder;
   for (const auto& [key, value] : j.items()) {
@@ -141,6 +141,8 @@ Ladder ParseLadder(const Json& j, bool* enabled, bool* snap) {
       *enabled = Bool(value, f);
     } else if (key == "snap") {
       *snap = Bool(value, f);
+    } else if (key == "fit_body") {
+      *fit_body = Bool(value, f);
     } else if (key == "base") {
       ladder.base_ms = Vec3(value, f);
     } else if (key == "rung_spacing") {
@@ -220,7 +222,7 @@ bool LoadScenario(const std::string& path, Scenario* scenario, std::string* erro
       } else if (key == "body") {
         s.body = ParseBody(value);
       } else if (key == "ladder") {
-        s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap);
+        s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body);
       } else {
         throw FieldError{"unknown field " + key};
       }

@@ -1,0 +1,61 @@
+// Hands that grip a rung and feet that stand on one.
+//
+// What: from the rest pose, a hand's shape (which way its fingers point, which way its palm
+// faces, the finger joints and their lengths) and a foot's (where the ball of the foot is from
+// the ankle, how high above the sole). For a hand snapped to a rung: the wrist target and hand
+// rotation that put the palm on the rung with the fingers pointing up over it and the grip
+// centre on the rung's axis, and the finger curl that wraps a cylinder of the rung's radius
+// (each phalanx turns by the angle its length spans on the cylinder, at most 95 deg; thumbs
+// half). For a foot: the ankle target and the rest (flat) rotation that put the ball of the
+// foot on the rung's top.
+// Why: a hand at the right point but hanging limp beside the rung reads as a ragdoll.
+// Limits: finger joints are the hand's descendants that have a child; a rig without them still
+// gets the hand's orientation. The palm is taken to face down at rest (T and A poses), and
+// the climber to face the ladder along the character's forward direction.
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/skeleton.h"
+
+namespace ikpose::scene {
+
+struct HandShape {
+  bool valid = false;
+  glm::vec3 fingers_ls{0.f};       // unit, in the hand bone's frame: wrist to finger bases
+  glm::vec3 palm_ls{0.f};          // unit, in the hand bone's frame: out of the palm
+  float palm_length = 0.f;         // wrist to finger bases
+  std::vector<int> finger_joints;  // parents before children
+  std::vector<float> lengths;      // each joint's phalanx (to its first child)
+  std::vector<bool> thumb;
+};
+
+struct FootShape {
+  bool valid = false;
+  glm::vec3 ankle_from_ball_ms{0.f};  // at rest, the sole on the floor
+  glm::quat rest_rotation_ms{1.f, 0.f, 0.f, 0.f};
+};
+
+HandShape MeasureHand(const anim::Skeleton& skeleton, const anim::Pose& rest, int hand);
+FootShape MeasureFoot(const anim::Skeleton& skeleton, const anim::Pose& rest, int foot,
+                      float floor_y);
+
+struct EndGoal {
+  glm::vec3 end_target_ms{0.f};  // where the wrist (ankle) goes
+  glm::quat rotation_ms{1.f, 0.f, 0.f, 0.f};
+};
+
+// `grip_ms` on the rung's axis; the climber faces `forward_ms` (toward the ladder).
+EndGoal GripRung(const HandShape& hand, const glm::vec3& grip_ms, const glm::vec3& forward_ms,
+                 float rung_radius);
+// `top_ms` on the rung's top.
+EndGoal StandOnRung(const FootShape& foot, const glm::vec3& top_ms);
+
+// Curls the fingers of `hand` (already turned onto the rung) around a rung of `rung_radius`.
+void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
+                 float rung_radius, anim::Pose& pose);
+
+}  // namespace ikpose::scene
