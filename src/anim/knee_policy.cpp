@@ -65,13 +65,14 @@ NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
   const float limb = glm::length(knee_ms - hip_ms) + glm::length(foot_ms - knee_ms);
   if (!(glm::length(reach) > 1e-6f * limb) || !(limb > 0.f)) return bend;
   const glm::vec3 axis = glm::normalize(reach);
+  const glm::vec3 up(0.f, 1.f, 0.f);
+  glm::vec3 facing = PerpendicularPart(is_leg ? forward_ms : -forward_ms - 0.3f * up, axis);
+  if (!(glm::length(facing) > 1e-6f)) facing = ik::AnyPerpendicular(axis);
   glm::vec3 side = PerpendicularPart(knee_ms - hip_ms, axis);
-  bend.from_rest = glm::length(side) >= kRestBendFraction * limb;
-  if (!bend.from_rest) {
-    const glm::vec3 up(0.f, 1.f, 0.f);
-    side = PerpendicularPart(is_leg ? forward_ms : -forward_ms - 0.3f * up, axis);
-    if (!(glm::length(side) > 1e-6f)) side = ik::AnyPerpendicular(axis);
-  }
+  // A rest knee behind the leg (an elbow in front of a T-pose arm) is the rig's noise, not a
+  // bend: taken as natural it would bend against the joint (elbows into the chest).
+  bend.from_rest = glm::length(side) >= kRestBendFraction * limb && glm::dot(side, facing) > 0.f;
+  if (!bend.from_rest) side = facing;
   const glm::mat3 to_parent = glm::transpose(parent_rotation_ms);  // rotation: inverse
   bend.bend_ps = glm::normalize(to_parent * glm::normalize(side));
   bend.reach_ps = glm::normalize(to_parent * axis);

@@ -6,11 +6,11 @@
 // around the rig's natural bend, so a knee never bends against the joint.
 //
 // The natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot line
-// by 2% of the limb or more), else the facing: knees forward, elbows back and a little down. It
-// is kept in the frame of the hip's (shoulder's) parent bone, so it turns with the body, and is
-// carried to the current hip-target axis by the swing that takes the rest hip-foot direction
-// there: lifting a foot forward to hip height turns the natural knee direction from forward to
-// up, as a leg's does.
+// by 2% of the limb or more, on the facing's side of it), else the facing: knees forward,
+// elbows back and a little down. It is kept in the frame of the hip's (shoulder's) parent bone,
+// so it turns with the body, and is carried to the current hip-target axis by the swing that
+// takes the rest hip-foot direction there: lifting a foot forward to hip height turns the
+// natural knee direction from forward to up, as a leg's does.
 //
 // Swivel: the angle about the hip-target axis from the natural direction to the knee. The
 // default range is +-45 deg for legs (the hip's internal and external rotation, about 40-50 deg
@@ -42,7 +42,7 @@ bool ParsePolicy(std::string_view text, KneePolicy* policy);
 // A limb's natural bend, in the frame of its upper bone's parent (rotation only).
 struct NaturalBend {
   bool valid = false;
-  glm::vec3 bend_ps{0.f, 0.f, 1.f};   // unit, perpendicular to reach_ps: the knee's side at rest
+  glm::vec3 bend_ps{0.f, 0.f, 1.f};    // unit, perpendicular to reach_ps: the knee's side at rest
   glm::vec3 reach_ps{0.f, -1.f, 0.f};  // unit: hip to foot at rest
   float range_deg = 45.f;              // default swivel range either side
   bool from_rest = false;              // true: the rest pose's bend; false: from the facing
