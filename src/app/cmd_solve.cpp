@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/error_line.h"
 #include "ik/two_bone_positions.h"
 
 namespace ikpose::app {
@@ -154,12 +155,12 @@ int RunSolve(std::istream& in, std::ostream& out, std::ostream& err, bool pretty
       result = Report(report);
     } catch (const LineError& e) {
       result = json{{"error_message", e.message}, {"line", line_number}};
-      err << "ikpose: error: line " << line_number << ": " << e.message << "\n";
+      PrintError(err, "line " + std::to_string(line_number) + ": " + e.message);
       exit_code = 1;
     } catch (const json::exception& e) {
       result =
           json{{"error_message", std::string("bad input: ") + e.what()}, {"line", line_number}};
-      err << "ikpose: error: line " << line_number << ": " << e.what() << "\n";
+      PrintError(err, "line " + std::to_string(line_number) + ": " + e.what());
       exit_code = 1;
     }
     if (!id.is_null()) result["id"] = id;

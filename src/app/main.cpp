@@ -2,11 +2,15 @@
 // line on stderr, `ikpose: error: <what>`, with a non-zero exit.
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -17,26 +21,31 @@
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
 #include "app/cmd_solve.h"
+#include "app/error_line.h"
 #include "app/paths.h"
 #include "app/viewer.h"
 
 namespace {
 
 int Fail(const std::string& what, int code = 1) {
-  std::cerr << "ikpose: error: " << what << "\n";
-  return code;
+  return ikpose::app::PrintError(std::cerr, what, code);
 }
 
-// "WxH" -> width, height; false for anything else.
+// "WxH" -> width, height; false for anything else (digits only, no wrap-around: each side
+// is read in full and compared with the range, so 4294967360x64 is refused, not 64x64).
 bool ParseSize(const std::string& text, int* width, int* height) {
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string::npos) return false;
+  const auto side = [](std::string_view digits, int* value) {
+    if (digits.empty() || digits.size() > 5) return false;  // at most 8192
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *value);
+    return ec == std::errc() && end == digits.data() + digits.size() && *value >= 16 &&
+           *value <= 8192;
+  };
   int w = 0;
   int h = 0;
-  char x = 0;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &rest) != 3 || (x != 'x' && x != 'X')) {
-    return false;
-  }
-  if (w < 16 || h < 16 || w > 8192 || h > 8192) return false;
+  const std::string_view all(text);
+  if (!side(all.substr(0, x), &w) || !side(all.substr(x + 1), &h)) return false;
   *width = w;
   *height = h;
   return true;
@@ -63,15 +72,44 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
   command->add_option("--time", request->time, "time in the clip, seconds");
 }
 
+// The parts of a `pose`/`export` command line that need no file: every --target and --pole
+// parses, no chain is named twice, --time is finite and has a clip to move. A command line
+// that fails here exits 2 on every command, as render's does.
+bool CheckPoseRequest(const ikpose::app::PoseRequest& request, std::string* error) {
+  std::vector<std::pair<std::string, glm::vec3>> targets, poles;
+  if (!ParseChainPoints(request.targets, "target", &targets, error) ||
+      !ParseChainPoints(request.poles, "pole", &poles, error)) {
+    return false;
+  }
+  for (const auto* points : {&targets, &poles}) {
+    for (std::size_t i = 0; i < points->size(); ++i) {
+      for (std::size_t k = 0; k < i; ++k) {
+        if ((*points)[i].first == (*points)[k].first) {
+          *error = "chain " + (*points)[i].first + " has two " +
+                   (points == &targets ? "targets" : "poles");
+          return false;
+        }
+      }
+    }
+  }
+  if (request.time && !std::isfinite(*request.time)) {
+    *error = "--time must be a finite number of seconds";
+    return false;
+  }
+  if (request.time && !request.clip && request.scene.empty()) {
+    *error = "--time needs --clip";
+    return false;
+  }
+  return true;
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
          arg.find_first_of("./\\") == std::string::npos;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   CLI::App cli{"ikpose: pose skinned characters with closed-form two-bone IK", "ikpose"};
   cli.set_version_flag("--version", std::string("ikpose ") + IKPOSE_VERSION);
   cli.require_subcommand(0, 1);
@@ -168,13 +206,19 @@ int main(int argc, char** argv) {
                                           : std::filesystem::path(inspect_model);
     return ikpose::app::RunInspect(inspect, std::cout, std::cerr);
   }
-  if (pose_cmd->parsed()) return ikpose::app::RunPose(pose, std::cout, std::cerr);
-  if (export_cmd->parsed()) return ikpose::app::RunExport(export_options, std::cout, std::cerr);
+  std::string error;
+  if (pose_cmd->parsed()) {
+    if (!CheckPoseRequest(pose.request, &error)) return Fail(error, 2);
+    return ikpose::app::RunPose(pose, std::cout, std::cerr);
+  }
+  if (export_cmd->parsed()) {
+    if (!CheckPoseRequest(export_options.request, &error)) return Fail(error, 2);
+    return ikpose::app::RunExport(export_options, std::cout, std::cerr);
+  }
   if (render_cmd->parsed()) {
     if (!ParseSize(render_size, &render.width, &render.height)) {
       return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);
     }
-    std::string error;
     if (!ParseChainPoints(render_targets, "target", &render.targets, &error) ||
         !ParseChainPoints(render_poles, "pole", &render.poles, &error)) {
       return Fail(error, 2);
@@ -208,4 +252,19 @@ int main(int argc, char** argv) {
     return Fail("--size must be WxH with each side in 16..8192, got '" + view_size + "'", 2);
   }
   return ikpose::app::RunViewer(view);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A write past the file-size limit fails with EFBIG (one error line) instead of a kill.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // Last resort: anything not handled where it happened is still one line and exit 1.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    return Fail(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return Fail("internal error (unknown exception)");
+  }
 }

@@ -19,6 +19,7 @@
 #include "anim/atomic_file.h"
 #include "anim/file_paths.h"
 #include "anim/model.h"
+#include "app/error_line.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
 #include "app/paths.h"
@@ -629,7 +630,9 @@ bool WriteReport(const ViewerState& state, std::string* error) {
                                  {"first_frame_ms", state.first_frame_ms},
                                  {"chains", chains},
                                  {"history", undo}};
-  return anim::WriteFileAtomically(state.options.report_path, report.dump(2) + "\n", error);
+  return anim::WriteFileAtomically(
+      state.options.report_path,
+      report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", error);
 }
 
 void Cleanup(ViewerState& state) {
@@ -649,14 +652,14 @@ int RunViewer(const ViewerOptions& options) {
   std::string error;
   int exit_code = 0;
   if (!Init(*state, &error)) {
-    std::cerr << "ikpose: error: " << error << "\n";
+    PrintError(std::cerr, error);
     exit_code = 1;
   } else if (options.offscreen) {
     // Two frames: ImGui sizes its windows from the first one.
     for (int i = 0; i < 2; ++i) Frame(*state, 0.0f);
     if (!render::WritePngAtomically(options.screenshot_path, state->target.width(),
                                     state->target.height(), state->target.ReadRgba(), &error)) {
-      std::cerr << "ikpose: error: " << error << "\n";
+      PrintError(std::cerr, error);
       exit_code = 1;
     }
   } else {
@@ -679,7 +682,7 @@ int RunViewer(const ViewerOptions& options) {
     }
   }
   if (exit_code == 0 && !options.report_path.empty() && !WriteReport(*state, &error)) {
-    std::cerr << "ikpose: error: " << error << "\n";
+    PrintError(std::cerr, error);
     exit_code = 1;
   }
   if (state->window) Cleanup(*state);

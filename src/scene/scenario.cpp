@@ -106,7 +106,14 @@ Ladder ParseLadder(const Json& j, bool* enabled, bool* snap) {
     } else if (key == "rung_spacing") {
       ladder.rung_spacing = Number(value, f);
     } else if (key == "rung_count") {
-      ladder.rung_count = static_cast<int>(Number(value, f));
+      const float count = Number(value, f);
+      // Checked as a float: converting 1e30 to int first would be undefined.
+      if (!(count >= 1.0f && count <= static_cast<float>(Ladder::kMaxRungs)) ||
+          count != std::floor(count)) {
+        throw FieldError{f + " must be a whole number from 1 to " +
+                         std::to_string(Ladder::kMaxRungs)};
+      }
+      ladder.rung_count = static_cast<int>(count);
     } else if (key == "rail_width") {
       ladder.rail_width = Number(value, f);
     } else if (key == "rung_radius") {
@@ -227,7 +234,8 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
                    {"rung_radius", l.rung_radius},
                    {"first_rung_height", l.first_rung_height}};
   }
-  return anim::WriteFileAtomically(path, j.dump(2) + "\n", error);
+  return anim::WriteFileAtomically(
+      path, j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n", error);
 }
 
 bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error) {
