@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anim/bounded_input.h"
 #include "app/error_line.h"
 #include "ik/two_bone_positions.h"
 
@@ -141,6 +142,10 @@ int RunSolve(std::istream& in, std::ostream& out, std::ostream& err, bool pretty
     json result;
     json id;
     try {
+      // Deep nesting is refused before parsing: the values are copied and printed recursively.
+      if (!anim::JsonNestingWithin(text)) {
+        throw LineError{"nested deeper than " + std::to_string(anim::kMaxJsonDepth) + " levels"};
+      }
       const json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (line.is_discarded()) throw LineError{"malformed JSON"};
       if (line.is_object() && line.contains("id")) id = line["id"];

@@ -1,12 +1,12 @@
 #include "asset/pose_file.h"
 
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "anim/bounded_input.h"
 #include "anim/file_paths.h"
 #include "asset/report.h"
 
@@ -81,26 +81,21 @@ fs::path PoseFile::ModelPath() const {
 }
 
 bool ReadPoseFile(const fs::path& path, PoseFile* pose, std::string* error) {
+  std::string text;
+  if (!anim::ReadRegularFile(path, anim::kMaxJsonFileBytes, &text, error)) return false;
+  return ParsePoseFile(text, path, pose, error);
+}
+
+bool ParsePoseFile(std::string_view text, const fs::path& path, PoseFile* pose,
+                   std::string* error) {
   const std::string file = path.string();
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    *error = file + ": file not found";
-    return false;
-  }
-  if (fs::is_directory(path, ec)) {
-    *error = file + ": is a directory, not a pose file";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    *error = file + ": cannot be read";
+  if (!anim::JsonNestingWithin(text)) {
+    *error = file + ": nested deeper than " + std::to_string(anim::kMaxJsonDepth) + " levels";
     return false;
   }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text.str());
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     *error = file + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
     return false;

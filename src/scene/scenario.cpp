@@ -2,12 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/atomic_file.h"
+#include "anim/bounded_input.h"
 #include "anim/file_paths.h"
 
 namespace ikpose::scene {
@@ -139,16 +138,23 @@ std::string Scenario::ModelPath() const {
 }
 
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    *error = "cannot read scenario " + path;
+  std::string text;
+  if (!anim::ReadRegularFile(path, anim::kMaxJsonFileBytes, &text, error)) {
+    *error = "cannot read scenario " + *error;
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
+  return ParseScenario(text, path, scenario, error);
+}
+
+bool ParseScenario(std::string_view text, const std::string& path, Scenario* scenario,
+                   std::string* error) {
+  if (!anim::JsonNestingWithin(text)) {
+    *error = path + ": nested deeper than " + std::to_string(anim::kMaxJsonDepth) + " levels";
+    return false;
+  }
   Json j;
   try {
-    j = Json::parse(text.str());
+    j = Json::parse(text);
   } catch (const Json::parse_error& e) {
     *error = path + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
     return false;

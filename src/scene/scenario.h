@@ -17,6 +17,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "scene/posing_session.h"
 
@@ -38,13 +39,17 @@ struct Scenario {
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;  // put hands and feet on the nearest rungs after loading
-  std::string file;  // where it was read from
+  std::string file;          // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.
   std::string ModelPath() const;
 };
 
+// Reads a regular file of at most anim::kMaxJsonFileBytes, nested at most anim::kMaxJsonDepth.
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error);
+// The same from text already read; `path` names it in errors and anchors "model".
+bool ParseScenario(std::string_view text, const std::string& path, Scenario* scenario,
+                   std::string* error);
 bool SaveScenario(const std::string& path, const Scenario& scenario, std::string* error);
 
 // Puts the scenario into a session over its model; false when it names a clip or limb the
