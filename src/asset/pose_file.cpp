@@ -74,6 +74,14 @@ PoseFileBone ParseBone(const nlohmann::json& j, std::size_t index) {
   return bone;
 }
 
+// `name` as a pose file holds it: reports write invalid UTF-8 as U+FFFD (JSON must be UTF-8),
+// so a model's bone is looked up under that spelling.
+std::string AsWrittenInJson(const std::string& name) {
+  const nlohmann::json text(name);
+  return nlohmann::json::parse(text.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .get<std::string>();
+}
+
 }  // namespace
 
 fs::path PoseFile::ModelPath() const {
@@ -132,11 +140,11 @@ bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* po
   std::vector<bool> reported(static_cast<std::size_t>(s.size()), false);
   for (int b : ReportedBones(s)) {
     reported[static_cast<std::size_t>(b)] = true;
-    by_name[s.names[static_cast<std::size_t>(b)]].push_back(b);
+    by_name[AsWrittenInJson(s.names[static_cast<std::size_t>(b)])].push_back(b);
   }
   for (int b = 0; b < s.size(); ++b) {
     if (!reported[static_cast<std::size_t>(b)])
-      by_name[s.names[static_cast<std::size_t>(b)]].push_back(b);
+      by_name[AsWrittenInJson(s.names[static_cast<std::size_t>(b)])].push_back(b);
   }
   const std::string model_name = fs::path(model.source).filename().string();
   std::vector<int> bone_of(file.bones.size(), -1);

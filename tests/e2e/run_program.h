@@ -18,6 +18,12 @@ struct ProgramResult {
 ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text = "",
                         const std::vector<std::string>& env = {});
 
+// The same, run under `prefix` (a wrapper command and its options, e.g. {"prlimit",
+// "--as=1000000000", "--"}), which is given the environment and the program to run.
+ProgramResult RunIkposeUnder(const std::vector<std::string>& prefix,
+                             const std::vector<std::string>& args,
+                             const std::string& stdin_text = "");
+
 // A fresh empty folder for one test's files.
 std::string MakeTempDir();
 
