@@ -41,15 +41,18 @@ void UnlinkLiveTempFiles() {
 
 void OnFatalSignal(int signo, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  UnlinkLiveTempFiles();
   const struct sigaction& previous = signo == SIGINT ? g_previous_int : g_previous_term;
+  // A program that handles the signal itself (the viewer, through SDL, turns it into a quit
+  // request) goes on, and so does the write, which cleans up after itself.
   if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
     previous.sa_sigaction(signo, info, context);
-  } else if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN &&
-             previous.sa_handler != nullptr) {
+  } else if ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler != SIG_DFL &&
+             previous.sa_handler != SIG_IGN) {
     previous.sa_handler(signo);
   } else {
-    // The default action: die of this signal, so the parent sees what killed us.
+    // The default action: the temporary files go, then the process dies of this signal, so
+    // its parent sees what killed it.
+    UnlinkLiveTempFiles();
     ::signal(signo, SIG_DFL);
     ::raise(signo);
   }

@@ -23,8 +23,8 @@ namespace ikpose::anim {
 bool WriteFileAtomically(const std::filesystem::path& path, std::string_view text,
                          std::string* error);
 
-// While alive, `path` is unlinked if the process gets SIGINT or SIGTERM; the signal then does
-// what it did before (the previous handler runs, or the default action kills the process).
+// While alive, `path` is unlinked if the process gets SIGINT or SIGTERM and dies of it (the
+// default action); a program with its own handler for them has it called instead, and goes on.
 // Handlers are installed only while at least one guard lives, so the viewer's own handling of
 // those signals is untouched otherwise. At most kMaxTempFiles guards at once (then the extra
 // one does not protect its file); paths longer than 4095 bytes are not protected either.

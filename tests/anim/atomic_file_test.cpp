@@ -168,5 +168,24 @@ TEST(AtomicFile, SigtermRemovesALiveTemporaryFileAndStillKills) {
   fs::remove_all(dir);
 }
 
+volatile std::sig_atomic_t g_quit_requested = 0;
+
+TEST(AtomicFile, AProgramThatHandlesSigtermItselfKeepsItsHandlerAndItsWrite) {
+  const fs::path dir = FreshDir("handled");
+  const fs::path temp = dir / ".scene.json.tmp-abcdef";
+  // Like the viewer: SIGTERM asks the program to quit; the write in progress must finish.
+  const auto quit_mid_write = [&temp] {
+    std::signal(SIGTERM, [](int) { g_quit_requested = 1; });
+    std::ofstream(temp) << "half";
+    {
+      const TempFileGuard guard(temp.string());
+      std::raise(SIGTERM);
+    }
+    std::_Exit(g_quit_requested == 1 && fs::exists(temp) ? 5 : 6);
+  };
+  EXPECT_EXIT(quit_mid_write(), ::testing::ExitedWithCode(5), "");
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ikpose::anim
