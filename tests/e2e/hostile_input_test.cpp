@@ -90,6 +90,8 @@ const std::string kForged = "\nikpose: error: forged\x1b[2J\r\x7f\xc2\x9b";
 
 TEST_F(HostileInput, ControlCharactersInEchoedStringsStayOnOneEscapedLine) {
   Write(dir_ / "scene.json", json{{"clip", "walk" + kForged}}.dump());
+  // Found by fuzz_scenario: an unknown key is quoted in the error as it is.
+  Write(dir_ / "keys.json", json{{"limbs", {{"left_leg", {{"x" + kForged, 1}}}}}}.dump());
   Write(dir_ / "pose.json", json{{"bones", {{{"name", "hip" + kForged}}}}}.dump());
   const std::set<std::string> before = Entries(dir_);
   const std::string out_glb = (dir_ / "out.glb").string();
@@ -104,6 +106,7 @@ TEST_F(HostileInput, ControlCharactersInEchoedStringsStayOnOneEscapedLine) {
       {{"inspect", (dir_ / ("missing" + kForged + "\xff.glb")).string()}, 1},
       {{"pose", "--clip", "walk" + kForged}, 1},
       {{"pose", "--scene", (dir_ / "scene.json").string()}, 1},
+      {{"pose", "--scene", (dir_ / "keys.json").string()}, 1},
       {{"pose", "--scene", (dir_ / ("missing" + kForged + ".json")).string()}, 1},
       {{"export", "--pose", (dir_ / "pose.json").string(), "--out", out_glb}, 1},
   };
