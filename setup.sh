@@ -2,7 +2,8 @@
 # ikpose set-up on Debian 12. Installs the Debian packages that are missing (nothing when all
 # are there), builds with CMake presets, then:
 #   ./setup.sh [ARGS...]   builds Release and opens the viewer (ARGS go to `ikpose`)
-#   ./setup.sh test        builds Release and ASan/UBSan, runs the whole suite in both
+#   ./setup.sh test        builds Release and ASan/UBSan, runs the whole suite in both, and
+#                          runs each libFuzzer target (clang) for 20 s with a fixed seed
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -12,6 +13,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev python3-glad
   libgl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libx11-dev
   xvfb xauth xdotool imagemagick assimp-utils assimp-testmodels
+  clang-14 libclang-rt-14-dev
 )
 
 missing=()
@@ -42,6 +44,9 @@ build() {
 if [ "${1:-}" = "test" ]; then
   build asan
   ctest --preset asan -j "$jobs"
+  # Fuzzing between the two suites, so the command still ends with ctest's summary line.
+  build fuzz
+  fuzz/run.sh build/fuzz 20
   build release
   ctest --preset release -j "$jobs"
 else

@@ -9,6 +9,12 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_L
   list(APPEND IKPOSE_WARNINGS -Wno-restrict)
 endif()
 
+# clang (the fuzz build) flags `&` on bools, which the solver's fast path uses on purpose (several
+# conditions without a branch each), and GCC's loop pragmas it does not know.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  list(APPEND IKPOSE_WARNINGS -Wno-bitwise-instead-of-logical -Wno-unknown-pragmas)
+endif()
+
 function(ikpose_warnings target)
   target_compile_options(${target} PRIVATE ${IKPOSE_WARNINGS})
   if(IKPOSE_WERROR)

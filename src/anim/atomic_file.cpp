@@ -1,19 +1,136 @@
 #include "anim/atomic_file.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <optional>
 
 namespace ikpose::anim {
 namespace {
 
+namespace fs = std::filesystem;
+
+// The live temporary files, readable from a signal handler: a slot's path is written before
+// `live` is set and only read (by unlink, which is async-signal-safe) while it is set.
+struct TempSlot {
+  std::atomic<bool> taken{false};
+  std::atomic<bool> live{false};
+  char path[4096] = {};
+};
+TempSlot g_slots[TempFileGuard::kMaxTempFiles];
+
+std::mutex g_handler_mutex;
+int g_guards = 0;  // guarded by g_handler_mutex
+struct sigaction g_previous_int {};
+struct sigaction g_previous_term {};
+
+void UnlinkLiveTempFiles() {
+  for (TempSlot& slot : g_slots) {
+    if (slot.live.load()) ::unlink(slot.path);
+  }
+}
+
+void OnFatalSignal(int signo, siginfo_t* info, void* context) {
+  const int saved_errno = errno;
+  const struct sigaction& previous = signo == SIGINT ? g_previous_int : g_previous_term;
+  // A program that handles the signal itself (the viewer, through SDL, turns it into a quit
+  // request) goes on, and so does the write, which cleans up after itself.
+  if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
+    previous.sa_sigaction(signo, info, context);
+  } else if ((previous.sa_flags & SA_SIGINFO) == 0 && previous.sa_handler != SIG_DFL &&
+             previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(signo);
+  } else {
+    // The default action: the temporary files go, then the process dies of this signal, so
+    // its parent sees what killed it.
+    UnlinkLiveTempFiles();
+    ::signal(signo, SIG_DFL);
+    ::raise(signo);
+  }
+  errno = saved_errno;
+}
+
+void InstallHandlers() {
+  struct sigaction action {};
+  action.sa_sigaction = OnFatalSignal;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, &g_previous_int);
+  ::sigaction(SIGTERM, &action, &g_previous_term);
+  // A signal the process ignores (nohup, a shell's background job) stays ignored.
+  if (g_previous_int.sa_handler == SIG_IGN) ::sigaction(SIGINT, &g_previous_int, nullptr);
+  if (g_previous_term.sa_handler == SIG_IGN) ::sigaction(SIGTERM, &g_previous_term, nullptr);
+}
+
+void RestoreHandlers() {
+  ::sigaction(SIGINT, &g_previous_int, nullptr);
+  ::sigaction(SIGTERM, &g_previous_term, nullptr);
+}
+
+std::string Failure(const fs::path& path, const std::string& why) {
+  return "cannot write " + path.string() + ": " + why;
+}
+
+// Where the bytes must go: `path` itself, or the file a symbolic link names (followed through
+// every link, even to a file that does not exist yet). False for a destination that is not a
+// regular file, with the reason.
+bool Destination(const fs::path& path, fs::path* dest, std::string* error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      *error = Failure(path, "is a directory");
+      return false;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      *error = Failure(path,
+                       "not a regular file (a device, FIFO or socket); ikpose writes only "
+                       "regular files");
+      return false;
+    }
+    char* real = ::realpath(path.c_str(), nullptr);
+    if (real == nullptr) {
+      *error = Failure(path, std::strerror(errno));
+      return false;
+    }
+    *dest = real;
+    std::free(real);
+    return true;
+  }
+  if (errno != ENOENT) {
+    *error = Failure(path, std::strerror(errno));
+    return false;
+  }
+  // Missing: a new file, possibly named by a dangling link; follow the links to where it goes.
+  fs::path at = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(at, ec))) {
+      *dest = at;
+      return true;
+    }
+    const fs::path target = fs::read_symlink(at, ec);
+    if (ec) {
+      *error = Failure(path, ec.message());
+      return false;
+    }
+    at = target.is_absolute() ? target : at.parent_path() / target;
+  }
+  *error = Failure(path, "too many levels of symbolic links");
+  return false;
+}
+
 // The mode a plain open() would give a new file (0666 less the umask), or the mode of the file
 // being replaced: mkstemp's temporary file is 0600, which would hide saved files from others.
-mode_t ModeFor(const std::filesystem::path& path) {
+mode_t ModeFor(const fs::path& path) {
   struct stat existing {};
   if (::stat(path.c_str(), &existing) == 0) return existing.st_mode & 07777;
   const mode_t mask = ::umask(0);  // read it: umask has no getter
@@ -21,49 +138,83 @@ mode_t ModeFor(const std::filesystem::path& path) {
   return 0666 & ~mask;
 }
 
-}  // namespace
-
-// Writes `text` to `path` through a temporary file in the same folder, renamed into place.
-bool WriteFileAtomically(const std::filesystem::path& path, std::string_view text,
-                         std::string* error) {
-  const std::filesystem::path dir =
-      path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-  std::string pattern = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
-  const int fd = mkstemp(pattern.data());
-  if (fd < 0) {
-    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-    return false;
-  }
-  if (::fchmod(fd, ModeFor(path)) != 0) {
-    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-    ::close(fd);
-    std::remove(pattern.c_str());
-    return false;
-  }
+// Writes every byte to `fd`, retrying short writes and EINTR; false with errno set.
+bool WriteAll(int fd, std::string_view text) {
   std::size_t written = 0;
   while (written < text.size()) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      if (n < 0 && errno == EINTR) continue;
-      *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-      ::close(fd);
-      std::remove(pattern.c_str());
+      if (n == 0) errno = EIO;
       return false;
     }
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    *error = "cannot write " + path.string() + ": " + std::strerror(errno);
-    std::remove(pattern.c_str());
+  return true;
+}
+
+}  // namespace
+
+TempFileGuard::TempFileGuard(const std::string& path) {
+  if (path.size() >= sizeof(g_slots[0].path)) return;
+  for (int i = 0; i < kMaxTempFiles; ++i) {
+    bool expected = false;
+    if (!g_slots[i].taken.compare_exchange_strong(expected, true)) continue;
+    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    slot_ = i;
+    break;
+  }
+  if (slot_ < 0) return;
+  {
+    const std::lock_guard<std::mutex> lock(g_handler_mutex);
+    if (g_guards++ == 0) InstallHandlers();
+  }
+  g_slots[slot_].live.store(true);
+}
+
+TempFileGuard::~TempFileGuard() {
+  if (slot_ < 0) return;
+  g_slots[slot_].live.store(false);
+  {
+    const std::lock_guard<std::mutex> lock(g_handler_mutex);
+    if (--g_guards == 0) RestoreHandlers();
+  }
+  g_slots[slot_].taken.store(false);
+}
+
+bool WriteFileAtomically(const fs::path& path, std::string_view text, std::string* error) {
+  fs::path dest;
+  if (!Destination(path, &dest, error)) return false;
+  const fs::path dir = dest.has_parent_path() ? dest.parent_path() : fs::path(".");
+  std::string temp = (dir / ("." + dest.filename().string() + ".tmp-XXXXXX")).string();
+  // SIGINT/SIGTERM are held back from the file's creation until it is guarded, so no signal
+  // can leave it behind; one that arrived meanwhile is delivered at the unblock, and removes it.
+  sigset_t fatal, previous_mask;
+  sigemptyset(&fatal);
+  sigaddset(&fatal, SIGINT);
+  sigaddset(&fatal, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &fatal, &previous_mask);
+  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+  const int open_errno = errno;
+  std::optional<TempFileGuard> guard;
+  if (fd >= 0) guard.emplace(temp);
+  ::pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
+  if (fd < 0) {
+    *error = Failure(path, std::strerror(open_errno));
     return false;
   }
-  std::error_code ec;
-  std::filesystem::rename(pattern, path, ec);
-  if (ec) {
-    *error = "cannot write " + path.string() + ": " + ec.message();
-    std::remove(pattern.c_str());
+  const auto fail = [&](const std::string& why) {
+    ::unlink(temp.c_str());
+    *error = Failure(path, why);
     return false;
+  };
+  if (::fchmod(fd, ModeFor(dest)) != 0 || !WriteAll(fd, text) || ::fsync(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    ::close(fd);
+    return fail(why);
   }
+  if (::close(fd) != 0) return fail(std::strerror(errno));
+  if (::rename(temp.c_str(), dest.c_str()) != 0) return fail(std::strerror(errno));
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "app/error_line.h"
 #include "app/paths.h"
 #include "app/pose_report.h"
 #include "asset/export_gltf.h"
@@ -17,9 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int Fail(std::ostream& err, const std::string& what, int code = 1) {
-  err << "ikpose: error: " << what << "\n";
-  return code;
+int Fail(std::ostream& err, const std::string& what, int exit_code = 1) {
+  return PrintError(err, what, exit_code);
 }
 
 std::string Lower(std::string text) {
@@ -31,16 +31,17 @@ std::string Lower(std::string text) {
 
 int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err) {
   // Everything that can be checked before the (slow) load.
-  if (options.out.empty()) return Fail(err, "--out FILE.glb is required");
+  if (options.out.empty()) return Fail(err, "--out FILE.glb is required", 2);
   if (Lower(options.out.extension().string()) != ".glb") {
     return Fail(err,
-                "--out must name a .glb file (binary glTF), got '" + options.out.string() + "'");
+                "--out must name a .glb file (binary glTF), got '" + options.out.string() + "'", 2);
   }
   const PoseRequest& request = options.request;
   if (options.pose.empty() && request.targets.empty() && request.scene.empty() && !request.clip) {
     return Fail(err,
                 "nothing to pose: give --pose FILE, --target CHAIN=x,y,z, --scene FILE "
-                "or --clip NAME");
+                "or --clip NAME",
+                2);
   }
   std::string error;
   asset::PoseFile pose_file;

@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <string>
 
+#include "app/error_line.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
 
@@ -72,19 +73,18 @@ int RunInspect(const InspectOptions& options, std::ostream& out, std::ostream& e
   anim::Model model;
   std::string error;
   if (!asset::TryLoadModel(options.model, &model, &error)) {
-    err << "ikpose: error: " << error << "\n";
-    return 1;
+    return PrintError(err, error);
   }
   const asset::Json report = asset::InspectReport(model);
   if (options.json) {
-    out << report.dump(2) << "\n";
+    // Names come from the file: invalid UTF-8 is written as U+FFFD rather than thrown.
+    out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     PrintText(report, out);
   }
   out.flush();
   if (!out) {
-    err << "ikpose: error: cannot write the report to standard output\n";
-    return 1;
+    return PrintError(err, "cannot write the report to standard output");
   }
   return 0;
 }

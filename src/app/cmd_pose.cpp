@@ -5,6 +5,7 @@
 
 #include "anim/atomic_file.h"
 #include "anim/file_paths.h"
+#include "app/error_line.h"
 #include "app/paths.h"
 #include "app/pose_plan.h"
 #include "app/pose_report.h"
@@ -54,9 +55,8 @@ void PrintText(const asset::Json& j, std::ostream& out) {
   }
 }
 
-int Fail(std::ostream& err, const std::string& what, int code = 1) {
-  err << "ikpose: error: " << what << "\n";
-  return code;
+int Fail(std::ostream& err, const std::string& what, int exit_code = 1) {
+  return PrintError(err, what, exit_code);
 }
 
 }  // namespace
@@ -86,11 +86,14 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
       saved["time"] = session->playback.time;
     }
     for (auto& [key, value] : report.items()) saved[key] = value;
-    if (!anim::WriteFileAtomically(options.out, saved.dump(2) + "\n", &error))
+    if (!anim::WriteFileAtomically(
+            options.out, saved.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+            &error))
       return Fail(err, error);
   }
   if (options.json) {
-    out << report.dump(2) << "\n";
+    // Bone names come from the file: invalid UTF-8 is written as U+FFFD rather than thrown.
+    out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     PrintText(report, out);
   }

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anim/bounded_input.h"
+#include "app/error_line.h"
 #include "ik/two_bone_positions.h"
 
 namespace ikpose::app {
@@ -140,6 +142,10 @@ int RunSolve(std::istream& in, std::ostream& out, std::ostream& err, bool pretty
     json result;
     json id;
     try {
+      // Deep nesting is refused before parsing: the values are copied and printed recursively.
+      if (!anim::JsonNestingWithin(text)) {
+        throw LineError{"nested deeper than " + std::to_string(anim::kMaxJsonDepth) + " levels"};
+      }
       const json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
       if (line.is_discarded()) throw LineError{"malformed JSON"};
       if (line.is_object() && line.contains("id")) id = line["id"];
@@ -154,12 +160,12 @@ int RunSolve(std::istream& in, std::ostream& out, std::ostream& err, bool pretty
       result = Report(report);
     } catch (const LineError& e) {
       result = json{{"error_message", e.message}, {"line", line_number}};
-      err << "ikpose: error: line " << line_number << ": " << e.message << "\n";
+      PrintError(err, "line " + std::to_string(line_number) + ": " + e.message);
       exit_code = 1;
     } catch (const json::exception& e) {
       result =
           json{{"error_message", std::string("bad input: ") + e.what()}, {"line", line_number}};
-      err << "ikpose: error: line " << line_number << ": " << e.what() << "\n";
+      PrintError(err, "line " + std::to_string(line_number) + ": " + e.what());
       exit_code = 1;
     }
     if (!id.is_null()) result["id"] = id;

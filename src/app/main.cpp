@@ -2,11 +2,15 @@
 // line on stderr, `ikpose: error: <what>`, with a non-zero exit.
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -16,26 +20,31 @@
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
 #include "app/cmd_solve.h"
+#include "app/error_line.h"
 #include "app/paths.h"
 #include "app/viewer.h"
 
 namespace {
 
 int Fail(const std::string& what, int code = 1) {
-  std::cerr << "ikpose: error: " << what << "\n";
-  return code;
+  return ikpose::app::PrintError(std::cerr, what, code);
 }
 
-// "WxH" -> width, height; false for anything else.
+// "WxH" -> width, height; false for anything else (digits only, no wrap-around: each side
+// is read in full and compared with the range, so 4294967360x64 is refused, not 64x64).
 bool ParseSize(const std::string& text, int* width, int* height) {
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string::npos) return false;
+  const auto side = [](std::string_view digits, int* value) {
+    if (digits.empty() || digits.size() > 5) return false;  // at most 8192
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *value);
+    return ec == std::errc() && end == digits.data() + digits.size() && *value >= 16 &&
+           *value <= 8192;
+  };
   int w = 0;
   int h = 0;
-  char x = 0;
-  char rest = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &rest) != 3 || (x != 'x' && x != 'X')) {
-    return false;
-  }
-  if (w < 16 || h < 16 || w > 8192 || h > 8192) return false;
+  const std::string_view all(text);
+  if (!side(all.substr(0, x), &w) || !side(all.substr(x + 1), &h)) return false;
   *width = w;
   *height = h;
   return true;
@@ -61,9 +70,7 @@ bool LooksLikeUnknownCommand(const std::string& arg) {
          arg.find_first_of("./\\") == std::string::npos;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Run(int argc, char** argv) {
   CLI::App cli{"ikpose: pose skinned characters with closed-form two-bone IK", "ikpose"};
   cli.set_version_flag("--version", std::string("ikpose ") + IKPOSE_VERSION);
   cli.require_subcommand(0, 1);
@@ -159,6 +166,8 @@ int main(int argc, char** argv) {
                                           : std::filesystem::path(inspect_model);
     return ikpose::app::RunInspect(inspect, std::cout, std::cerr);
   }
+  // The situation options of pose, export, render and view are checked by PlanPose (exit 2
+  // for a command line that cannot be used), before any file is read.
   if (pose_cmd->parsed()) return ikpose::app::RunPose(pose, std::cout, std::cerr);
   if (export_cmd->parsed()) return ikpose::app::RunExport(export_options, std::cout, std::cerr);
   if (render_cmd->parsed()) {
@@ -193,4 +202,19 @@ int main(int argc, char** argv) {
     return Fail("--size must be WxH with each side in 16..8192, got '" + view_size + "'", 2);
   }
   return ikpose::app::RunViewer(view);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A write past the file-size limit fails with EFBIG (one error line) instead of a kill.
+  std::signal(SIGXFSZ, SIG_IGN);
+  // Last resort: anything not handled where it happened is still one line and exit 1.
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {
+    return Fail(std::string("internal error: ") + e.what());
+  } catch (...) {
+    return Fail("internal error (unknown exception)");
+  }
 }

@@ -9,6 +9,7 @@
 #include <future>
 #include <iostream>
 
+#include "app/error_line.h"
 #include "app/paths.h"
 #include "app/viewer_state.h"
 #include "render/png_file.h"
@@ -195,13 +196,13 @@ int RunViewer(const ViewerOptions& options) {
   std::string error;
   int exit_code = 0;
   if (!Init(*state, &error, &exit_code)) {
-    std::cerr << "ikpose: error: " << error << "\n";
+    PrintError(std::cerr, error);
   } else if (options.offscreen) {
     exit_code = 0;
     for (int i = 0; i < 2; ++i) Frame(*state, 0.0f);  // ImGui sizes its windows on the first
     if (!render::WritePngAtomically(options.screenshot_path, state->painter.width(),
                                     state->painter.height(), state->painter.ReadRgba(), &error)) {
-      std::cerr << "ikpose: error: " << error << "\n";
+      PrintError(std::cerr, error);
       exit_code = 1;
     }
   } else {
@@ -209,7 +210,7 @@ int RunViewer(const ViewerOptions& options) {
     RunWindow(*state);
   }
   if (exit_code == 0 && !options.report_path.empty() && !WriteViewerReport(*state, &error)) {
-    std::cerr << "ikpose: error: " << error << "\n";
+    PrintError(std::cerr, error);
     exit_code = 1;
   }
   Cleanup(*state);

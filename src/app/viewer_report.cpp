@@ -49,7 +49,9 @@ asset::Json WindowState(const ViewerState& state) {
 bool WriteViewerReport(const ViewerState& state, std::string* error) {
   asset::Json report = SessionReport(*state.loaded.session);
   if (!state.options.offscreen) report["viewer"] = WindowState(state);
-  return anim::WriteFileAtomically(state.options.report_path, report.dump(2) + "\n", error);
+  return anim::WriteFileAtomically(
+      state.options.report_path,
+      report.dump(2, ' ', false, asset::Json::error_handler_t::replace) + "\n", error);
 }
 
 }  // namespace ikpose::app

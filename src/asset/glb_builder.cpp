@@ -52,7 +52,8 @@ void GlbBuilder::WriteInto(GltfJson& gltf) {
 }
 
 std::vector<std::uint8_t> PackGlb(const GltfJson& gltf, const std::vector<std::uint8_t>& bin) {
-  std::string json = gltf.dump();
+  // Names come from the source file: invalid UTF-8 is written as U+FFFD rather than thrown.
+  std::string json = gltf.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   while (json.size() % 4 != 0) json.push_back(' ');
   std::vector<std::uint8_t> padded_bin = bin;
   while (padded_bin.size() % 4 != 0) padded_bin.push_back(0);

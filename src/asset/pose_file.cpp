@@ -1,12 +1,12 @@
 #include "asset/pose_file.h"
 
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "anim/bounded_input.h"
 #include "anim/file_paths.h"
 #include "asset/report.h"
 
@@ -74,6 +74,14 @@ PoseFileBone ParseBone(const nlohmann::json& j, std::size_t index) {
   return bone;
 }
 
+// `name` as a pose file holds it: reports write invalid UTF-8 as U+FFFD (JSON must be UTF-8),
+// so a model's bone is looked up under that spelling.
+std::string AsWrittenInJson(const std::string& name) {
+  const nlohmann::json text(name);
+  return nlohmann::json::parse(text.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .get<std::string>();
+}
+
 }  // namespace
 
 fs::path PoseFile::ModelPath() const {
@@ -81,26 +89,21 @@ fs::path PoseFile::ModelPath() const {
 }
 
 bool ReadPoseFile(const fs::path& path, PoseFile* pose, std::string* error) {
+  std::string text;
+  if (!anim::ReadRegularFile(path, anim::kMaxJsonFileBytes, &text, error)) return false;
+  return ParsePoseFile(text, path, pose, error);
+}
+
+bool ParsePoseFile(std::string_view text, const fs::path& path, PoseFile* pose,
+                   std::string* error) {
   const std::string file = path.string();
-  std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    *error = file + ": file not found";
-    return false;
-  }
-  if (fs::is_directory(path, ec)) {
-    *error = file + ": is a directory, not a pose file";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in) {
-    *error = file + ": cannot be read";
+  if (!anim::JsonNestingWithin(text)) {
+    *error = file + ": nested deeper than " + std::to_string(anim::kMaxJsonDepth) + " levels";
     return false;
   }
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text.str());
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     *error = file + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
     return false;
@@ -137,11 +140,11 @@ bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* po
   std::vector<bool> reported(static_cast<std::size_t>(s.size()), false);
   for (int b : ReportedBones(s)) {
     reported[static_cast<std::size_t>(b)] = true;
-    by_name[s.names[static_cast<std::size_t>(b)]].push_back(b);
+    by_name[AsWrittenInJson(s.names[static_cast<std::size_t>(b)])].push_back(b);
   }
   for (int b = 0; b < s.size(); ++b) {
     if (!reported[static_cast<std::size_t>(b)])
-      by_name[s.names[static_cast<std::size_t>(b)]].push_back(b);
+      by_name[AsWrittenInJson(s.names[static_cast<std::size_t>(b)])].push_back(b);
   }
   const std::string model_name = fs::path(model.source).filename().string();
   std::vector<int> bone_of(file.bones.size(), -1);

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -48,6 +49,9 @@ struct PoseFile {
 // False with one line, "<file>: <what>", for a missing, unreadable or malformed file, a
 // non-finite number or a field of the wrong shape.
 bool ReadPoseFile(const std::filesystem::path& path, PoseFile* pose, std::string* error);
+// The same from text already read; `path` names it in errors and anchors "model".
+bool ParsePoseFile(std::string_view text, const std::filesystem::path& path, PoseFile* pose,
+                   std::string* error);
 
 // The model's pose from the file: rest transforms overridden by the file's bones, model
 // matrices updated. False with "<file>: <what>" when a bone of the file is not in the model.

@@ -23,8 +23,9 @@ Ladder LadderFor(float height, const glm::vec3& floor_ms, const glm::vec3& forwa
 }
 
 bool Ladder::Valid() const {
-  return rung_spacing > 0.0f && rung_count > 0 && rail_width > 0.0f && rung_radius >= 0.0f &&
-         std::isfinite(base_ms.x) && std::isfinite(base_ms.y) && std::isfinite(base_ms.z);
+  return rung_spacing > 0.0f && rung_count > 0 && rung_count <= kMaxRungs && rail_width > 0.0f &&
+         rung_radius >= 0.0f && std::isfinite(base_ms.x) && std::isfinite(base_ms.y) &&
+         std::isfinite(base_ms.z);
 }
 
 glm::vec3 Ladder::RungCenter(int rung) const {
@@ -34,7 +35,9 @@ glm::vec3 Ladder::RungCenter(int rung) const {
 
 int Ladder::NearestRung(const glm::vec3& point_ms) const {
   const float above = point_ms.y - (base_ms.y + first_rung_height);
-  const int rung = static_cast<int>(std::lround(above / rung_spacing));
+  // Clamped in float first: a far-off point must not overflow the conversion to int.
+  const float rung_f = std::clamp(above / rung_spacing, -1.0f, static_cast<float>(rung_count));
+  const int rung = std::isfinite(rung_f) ? static_cast<int>(std::lround(rung_f)) : 0;
   return std::clamp(rung, 0, rung_count - 1);
 }
 

@@ -13,9 +13,12 @@ class DebugDraw;
 namespace ikpose::scene {
 
 struct Ladder {
+  // Scenario files are untrusted: every rung is drawn and searched, so the count is bounded.
+  static constexpr int kMaxRungs = 1000;
+
   glm::vec3 base_ms{0.0f, 0.0f, 0.35f};  // floor point midway between the rails
   float rung_spacing = 0.30f;
-  int rung_count = 12;
+  int rung_count = 12;       // 1..kMaxRungs
   float rail_width = 0.50f;  // distance between the rails
   float rung_radius = 0.02f;
   float first_rung_height = 0.25f;

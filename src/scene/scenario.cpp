@@ -2,12 +2,11 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/atomic_file.h"
+#include "anim/bounded_input.h"
 #include "anim/file_paths.h"
 
 namespace ikpose::scene {
@@ -148,7 +147,14 @@ Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body) {
     } else if (key == "rung_spacing") {
       ladder.rung_spacing = Number(value, f);
     } else if (key == "rung_count") {
-      ladder.rung_count = static_cast<int>(Number(value, f));
+      const float count = Number(value, f);
+      // Checked as a float: converting 1e30 to int first would be undefined.
+      if (!(count >= 1.0f && count <= static_cast<float>(Ladder::kMaxRungs)) ||
+          count != std::floor(count)) {
+        throw FieldError{f + " must be a whole number from 1 to " +
+                         std::to_string(Ladder::kMaxRungs)};
+      }
+      ladder.rung_count = static_cast<int>(count);
     } else if (key == "rail_width") {
       ladder.rail_width = Number(value, f);
     } else if (key == "rung_radius") {
@@ -174,16 +180,23 @@ std::string Scenario::ModelPath() const {
 }
 
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    *error = "cannot read scenario " + path;
+  std::string text;
+  if (!anim::ReadRegularFile(path, anim::kMaxJsonFileBytes, &text, error)) {
+    *error = "cannot read scenario " + *error;
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
+  return ParseScenario(text, path, scenario, error);
+}
+
+bool ParseScenario(std::string_view text, const std::string& path, Scenario* scenario,
+                   std::string* error) {
+  if (!anim::JsonNestingWithin(text)) {
+    *error = path + ": nested deeper than " + std::to_string(anim::kMaxJsonDepth) + " levels";
+    return false;
+  }
   Json j;
   try {
-    j = Json::parse(text.str());
+    j = Json::parse(text);
   } catch (const Json::parse_error& e) {
     *error = path + ": not valid JSON (byte " + std::to_string(e.byte) + ")";
     return false;
@@ -278,7 +291,8 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
                    {"rung_radius", l.rung_radius},
                    {"first_rung_height", l.first_rung_height}};
   }
-  return anim::WriteFileAtomically(path, j.dump(2) + "\n", error);
+  return anim::WriteFileAtomically(
+      path, j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n", error);
 }
 
 Scenario CaptureScenario(const PosingSession& session, const std::string& model) {

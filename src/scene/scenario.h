@@ -18,6 +18,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "scene/posing_session.h"
 
@@ -48,7 +49,11 @@ struct Scenario {
   std::string ModelPath() const;
 };
 
+// Reads a regular file of at most anim::kMaxJsonFileBytes, nested at most anim::kMaxJsonDepth.
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error);
+// The same from text already read; `path` names it in errors and anchors "model".
+bool ParseScenario(std::string_view text, const std::string& path, Scenario* scenario,
+                   std::string* error);
 bool SaveScenario(const std::string& path, const Scenario& scenario, std::string* error);
 
 // The session's current state as a scenario; `model` is stored as given.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -129,6 +130,119 @@ TEST(AtomicFile, AMissingFolderIsOneErrorAndNoFile) {
   EXPECT_NE(error.find("cannot write"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos);
   EXPECT_FALSE(fs::exists(dir / "no-such-folder"));
+  fs::remove_all(dir);
+}
+
+std::size_t EntriesIn(const fs::path& dir) {
+  return static_cast<std::size_t>(
+      std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+TEST(AtomicFile, ADeviceIsRefusedAndStaysADevice) {
+  std::string error;
+  EXPECT_FALSE(WriteFileAtomically("/dev/null", "{}", &error));
+  EXPECT_NE(error.find("not a regular file"), std::string::npos) << error;
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+}
+
+TEST(AtomicFile, AFifoIsRefusedWithoutOpeningIt) {
+  const fs::path dir = FreshDir("fifo");
+  ASSERT_EQ(::mkfifo((dir / "pipe").c_str(), 0644), 0);
+  std::string error;
+  // Opening a FIFO for writing would block here until a reader came.
+  EXPECT_FALSE(WriteFileAtomically(dir / "pipe", "{}", &error));
+  EXPECT_NE(error.find("not a regular file"), std::string::npos) << error;
+  EXPECT_TRUE(fs::is_fifo(dir / "pipe"));
+  EXPECT_EQ(EntriesIn(dir), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, ADirectoryIsRefused) {
+  const fs::path dir = FreshDir("dir");
+  fs::create_directory(dir / "out.json");
+  std::string error;
+  EXPECT_FALSE(WriteFileAtomically(dir / "out.json", "{}", &error));
+  EXPECT_NE(error.find("is a directory"), std::string::npos) << error;
+  EXPECT_EQ(EntriesIn(dir), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, ASymlinkStaysALinkAndItsTargetIsReplaced) {
+  const fs::path dir = FreshDir("link");
+  fs::create_directory(dir / "real");
+  { std::ofstream(dir / "real" / "pose.json") << "old"; }
+  fs::create_symlink("real/pose.json", dir / "pose.json");
+  std::string error;
+  ASSERT_TRUE(WriteFileAtomically(dir / "pose.json", "new", &error)) << error;
+  EXPECT_TRUE(fs::is_symlink(dir / "pose.json"));
+  EXPECT_EQ(FileBytes(dir / "real" / "pose.json"), "new");
+  EXPECT_EQ(EntriesIn(dir / "real"), 1u);
+  // A dangling link makes its target.
+  fs::create_symlink("real/fresh.json", dir / "fresh.json");
+  ASSERT_TRUE(WriteFileAtomically(dir / "fresh.json", "made", &error)) << error;
+  EXPECT_TRUE(fs::is_symlink(dir / "fresh.json"));
+  EXPECT_EQ(FileBytes(dir / "real" / "fresh.json"), "made");
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, AFailedWriteLeavesTheOldFileAndNoTemporary) {
+  const fs::path dir = FreshDir("toobig");
+  { std::ofstream(dir / "scene.json") << "old"; }
+  // In a child: the file-size limit is per process. SIGXFSZ ignored, as main() does.
+  const auto write_too_much = [&dir] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{16, 16};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    std::string error;
+    const bool ok = WriteFileAtomically(dir / "scene.json", std::string(4096, 'x'), &error);
+    std::_Exit(!ok && error.find("cannot write") != std::string::npos ? 3 : 4);
+  };
+  EXPECT_EXIT(write_too_much(), ::testing::ExitedWithCode(3), "");
+  EXPECT_EQ(FileBytes(dir / "scene.json"), "old");
+  EXPECT_EQ(EntriesIn(dir), 1u);
+  fs::remove_all(dir);
+}
+
+TEST(AtomicFile, SigtermRemovesALiveTemporaryFileAndStillKills) {
+  const fs::path dir = FreshDir("sigterm");
+  const fs::path temp = dir / ".pose.json.tmp-abcdef";
+  const auto die_mid_write = [&temp] {
+    std::ofstream(temp) << "half";
+    const TempFileGuard guard(temp.string());
+    std::raise(SIGTERM);
+    std::_Exit(0);  // not reached: the default action kills
+  };
+  EXPECT_EXIT(die_mid_write(), ::testing::KilledBySignal(SIGTERM), "");
+  EXPECT_FALSE(fs::exists(temp));
+  // Once the guard is gone, the handler is too: the file is the caller's again.
+  {
+    std::ofstream(temp) << "kept";
+    const TempFileGuard guard(temp.string());
+  }
+  struct sigaction now {};
+  ::sigaction(SIGTERM, nullptr, &now);
+  EXPECT_EQ(now.sa_handler, SIG_DFL);
+  fs::remove_all(dir);
+}
+
+volatile std::sig_atomic_t g_quit_requested = 0;
+
+TEST(AtomicFile, AProgramThatHandlesSigtermItselfKeepsItsHandlerAndItsWrite) {
+  const fs::path dir = FreshDir("handled");
+  const fs::path temp = dir / ".scene.json.tmp-abcdef";
+  // Like the viewer: SIGTERM asks the program to quit; the write in progress must finish.
+  const auto quit_mid_write = [&temp] {
+    std::signal(SIGTERM, [](int) { g_quit_requested = 1; });
+    std::ofstream(temp) << "half";
+    {
+      const TempFileGuard guard(temp.string());
+      std::raise(SIGTERM);
+    }
+    std::_Exit(g_quit_requested == 1 && fs::exists(temp) ? 5 : 6);
+  };
+  EXPECT_EXIT(quit_mid_write(), ::testing::ExitedWithCode(5), "");
   fs::remove_all(dir);
 }
 

@@ -36,24 +36,19 @@ std::string ReadFile(const std::filesystem::path& path) {
   return ss.str();
 }
 
-}  // namespace
-
-std::string MakeTempDir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "ikpose-test-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  return pattern;
-}
-
-ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text,
-                        const std::vector<std::string>& env) {
+// Runs IKPOSE_EXE under `prefix` (may be empty) with `env` and `args`.
+ProgramResult Run(const std::vector<std::string>& prefix, const std::vector<std::string>& args,
+                  const std::string& stdin_text, const std::vector<std::string>& env) {
   const std::filesystem::path dir = MakeTempDir();
   {
     std::ofstream in(dir / "stdin", std::ios::binary);
     in << stdin_text;
   }
   // Built with append(): g++ 12 misreports `"literal" + std::string` as overlapping (-Wrestrict).
-  std::string command = "env";
+  std::string command;
   const auto add = [&command](const std::string& word) { command.append(" ").append(word); };
+  for (const auto& p : prefix) add(Quote(p));
+  add("env");
   for (const auto& e : env) add(Quote(e));
   add(Quote(IKPOSE_EXE));
   for (const auto& a : args) add(Quote(a));
@@ -67,6 +62,24 @@ ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string&
   result.err = ReadFile(dir / "stderr");
   std::filesystem::remove_all(dir);
   return result;
+}
+
+}  // namespace
+
+std::string MakeTempDir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "ikpose-test-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  return pattern;
+}
+
+ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text,
+                        const std::vector<std::string>& env) {
+  return Run({}, args, stdin_text, env);
+}
+
+ProgramResult RunIkposeUnder(const std::vector<std::string>& prefix,
+                             const std::vector<std::string>& args, const std::string& stdin_text) {
+  return Run(prefix, args, stdin_text, {});
 }
 
 ProgramResult RunIkposeWithFileSizeLimit(const std::vector<std::string>& args,

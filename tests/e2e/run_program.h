@@ -24,6 +24,12 @@ ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string&
 // output discarded; standard error comes back.
 ProgramResult RunIkposeWithFileSizeLimit(const std::vector<std::string>& args, long max_file_bytes);
 
+// The same, run under `prefix` (a wrapper command and its options, e.g. {"prlimit",
+// "--as=1000000000", "--"}), which is given the environment and the program to run.
+ProgramResult RunIkposeUnder(const std::vector<std::string>& prefix,
+                             const std::vector<std::string>& args,
+                             const std::string& stdin_text = "");
+
 // A fresh empty folder for one test's files.
 std::string MakeTempDir();
 
