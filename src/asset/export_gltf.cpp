@@ -13,11 +13,14 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/atomic_file.h"
+#include "anim/finite.h"
 #include "asset/glb_builder.h"
+#include "asset/read_file.h"
 
 namespace ikpose::asset {
 
 namespace fs = std::filesystem;
+using anim::Finite;
 
 namespace {
 
@@ -36,14 +39,6 @@ GltfJson Numbers(std::initializer_list<float> values) {
   return out;
 }
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-bool Finite(const glm::quat& q) {
-  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
-}
-
 // "image/png" or "image/jpeg" from the first bytes, "" for anything else.
 std::string ImageMimeType(const std::vector<std::uint8_t>& bytes) {
   static constexpr std::uint8_t kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -54,10 +49,12 @@ std::string ImageMimeType(const std::vector<std::uint8_t>& bytes) {
   return "";
 }
 
+// An image file's bytes; empty when it is not a regular file or is over 1 GiB.
 std::vector<std::uint8_t> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::uint8_t> bytes;
+  std::string problem;
+  if (!ReadRegularFile(path, std::uintmax_t{1} << 30, &bytes, &problem)) bytes.clear();
+  return bytes;
 }
 
 // Up to four (joint, weight) pairs with repeated joints merged, zero-weight slots on joint 0

@@ -14,6 +14,7 @@
 #include "anim/rig_checks.h"
 #include "asset/gltf_clips.h"
 #include "asset/import_scene.h"
+#include "asset/read_file.h"
 #include "asset/weights.h"
 
 namespace ikpose::asset {
@@ -35,21 +36,6 @@ glm::mat4 ToGlm(const aiMatrix4x4& m) {
 
 glm::vec3 ToGlm(const aiVector3D& v) {
   return {v.x, v.y, v.z};
-}
-
-std::string PercentDecode(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
 }
 
 std::string Lower(std::string s) {
@@ -334,9 +320,14 @@ struct Builder {
         const std::string decoded = resolve(PercentDecode(key));
         if (fs::is_regular_file(decoded, ec)) texture.path = decoded;
       }
-      if (!fs::is_regular_file(texture.path, ec)) {
+      const std::string not_regular = NotRegularFileReason(texture.path);
+      if (not_regular == "file not found") {
         model.warnings.push_back("texture '" + key + "' not found (looked for " + texture.path +
                                  ")");
+      } else if (!not_regular.empty()) {
+        model.warnings.push_back("texture '" + key + "': " + texture.path + " " + not_regular +
+                                 "; not read");
+        texture.path.clear();
       }
     }
     model.textures.push_back(std::move(texture));
