@@ -66,9 +66,9 @@ std::vector<int> MapNodes(const GltfJson& root, const anim::Skeleton& skeleton) 
 }  // namespace
 
 bool ReadGltfClips(const fs::path& path, const anim::Skeleton& skeleton,
-                   std::vector<anim::Clip>* clips, std::string* problem) {
+                   std::vector<anim::Clip>* clips, std::string* problem, bool allow_outside_uris) {
   try {
-    GltfDocument doc = GltfDocument::Read(path);
+    GltfDocument doc = GltfDocument::Read(path, allow_outside_uris);
     const GltfJson& root = doc.json;
     clips->clear();
     if (!root.contains("animations")) return true;

@@ -192,6 +192,23 @@ std::vector<std::uint8_t> DecodeBase64(const std::string& text) {
   return out;
 }
 
+std::string EncodeBase64(const std::vector<std::uint8_t>& bytes) {
+  static const char* kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::size_t left = bytes.size() - i;
+    const std::uint32_t v = static_cast<std::uint32_t>(bytes[i]) << 16 |
+                            static_cast<std::uint32_t>(left > 1 ? bytes[i + 1] : 0) << 8 |
+                            static_cast<std::uint32_t>(left > 2 ? bytes[i + 2] : 0);
+    out += kDigits[(v >> 18) & 63];
+    out += kDigits[(v >> 12) & 63];
+    out += left > 1 ? kDigits[(v >> 6) & 63] : '=';
+    out += left > 2 ? kDigits[v & 63] : '=';
+  }
+  return out;
+}
+
 GltfDocument GltfDocument::Parse(const std::vector<std::uint8_t>& bytes, const fs::path& path,
                                  bool allow_outside_uris) {
   GltfDocument doc;
@@ -271,9 +288,11 @@ const std::vector<std::uint8_t>& GltfDocument::Buffer(int index) {
       fs::path file;
       std::string problem;
       if (!ResolveBeside(path.parent_path(), PercentDecode(uri), allow_outside_uris, &file,
-                         &problem) ||
-          !ReadRegularFile(file, std::max<std::uintmax_t>(length, 1), &data, &problem)) {
+                         &problem)) {
         Fail(field + ".uri: " + problem);
+      }
+      if (!ReadRegularFile(file, std::max<std::uintmax_t>(length, 1), &data, &problem)) {
+        Fail(field + ".uri: " + file.string() + " " + problem);
       }
     }
   }

@@ -82,8 +82,9 @@ class GltfDocument {
   std::map<int, std::vector<std::uint8_t>> buffers_;
 };
 
-int GltfTypeWidth(const std::string& type);  // "VEC3" -> 3; 0 when unknown
-int GltfComponentSize(int component_type);   // 5126 -> 4; 0 when unknown
-std::vector<std::uint8_t> DecodeBase64(const std::string& text);
+int GltfTypeWidth(const std::string& type);                       // "VEC3" -> 3; 0 when unknown
+int GltfComponentSize(int component_type);                        // 5126 -> 4; 0 when unknown
+std::vector<std::uint8_t> DecodeBase64(const std::string& text);  // data URIs
+std::string EncodeBase64(const std::vector<std::uint8_t>& bytes);
 
 }  // namespace ikpose::asset

@@ -1,5 +1,7 @@
 #include "asset/import_scene.h"
 
+#include <assimp/DefaultIOSystem.h>
+#include <assimp/MemoryIOWrapper.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 #include <assimp/DefaultLogger.hpp>
@@ -11,7 +13,8 @@
 #include <fstream>
 #include <mutex>
 
-#include "asset/load_model.h"
+#include "asset/gltf_check.h"
+#include "asset/read_file.h"
 
 namespace ikpose::asset {
 
@@ -102,24 +105,93 @@ std::string LowerExtension(const fs::path& path) {
   return s;
 }
 
+// The model file itself must be a regular file (a FIFO would block, /dev/zero never ends).
 void CheckReadable(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw LoadError(path.string() + ": file not found");
-  if (fs::is_directory(path, ec))
+  const std::string not_regular = NotRegularFileReason(path);
+  if (not_regular.empty()) return;
+  if (not_regular == "is a directory, not a regular file") {
     throw LoadError(path.string() + ": is a directory, not a model file");
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) throw LoadError(path.string() + ": cannot be opened for reading");
+  }
+  throw LoadError(path.string() + ": " + not_regular);
 }
+
+// The first bytes say whether the file may be glTF (binary, or JSON); only then is it read
+// whole here.
+bool MayBeGltf(const fs::path& path) {
+  std::vector<std::uint8_t> head;
+  std::ifstream in(path, std::ios::binary);
+  char bytes[64] = {};
+  in.read(bytes, sizeof bytes);
+  head.assign(bytes, bytes + in.gcount());
+  if (IsGlb(head)) return true;
+  for (std::uint8_t c : head) {
+    if (!std::isspace(c)) return c == '{';
+  }
+  return false;
+}
+
+// glTF 1.0 (a version-1 GLB header, or "asset": {"version": "1.x"}) goes to assimp as it is.
+bool IsGltf1(const std::vector<std::uint8_t>& bytes) {
+  return IsGlb(bytes) && bytes.size() >= 8 && bytes[4] == 1 && bytes[5] == 0;
+}
+
+bool IsGltf1(const GltfJson& json) {
+  const GltfJson asset = json.value("asset", GltfJson::object());
+  const GltfJson version = asset.is_object() ? asset.value("version", GltfJson()) : GltfJson();
+  if (version.is_number()) return version.get<double>() < 2.0;
+  if (version.is_string()) return version.get<std::string>().rfind('1', 0) == 0;
+  // Without a version: glTF 1.0 keeps its objects in dictionaries, 2.0 in arrays.
+  return json.contains("nodes") && json["nodes"].is_object();
+}
+
+// assimp's file access for a glTF: the model's (possibly amended) bytes from memory under a
+// name in the model's folder, other files only when they are regular files, and in that
+// folder unless allowed.
+class GltfIo : public Assimp::DefaultIOSystem {
+ public:
+  GltfIo(std::string name, std::vector<std::uint8_t> bytes, fs::path folder, bool allow_outside)
+      : name_(std::move(name)),
+        bytes_(std::move(bytes)),
+        folder_(std::move(folder)),
+        allow_outside_(allow_outside) {}
+
+  bool Exists(const char* file) const override {
+    return file == name_ || (Allowed(file) && DefaultIOSystem::Exists(file));
+  }
+
+  Assimp::IOStream* Open(const char* file, const char* mode) override {
+    if (file == name_) return new Assimp::MemoryIOStream(bytes_.data(), bytes_.size());
+    if (!Allowed(file)) return nullptr;
+    return DefaultIOSystem::Open(file, mode);
+  }
+
+ private:
+  bool Allowed(const char* file) const {
+    fs::path resolved;
+    std::string problem;
+    const fs::path name(file);
+    const std::string relative =
+        name.is_absolute() ? name.lexically_relative(folder_).string() : name.string();
+    return NotRegularFileReason(name).empty() &&
+           ResolveBeside(folder_, relative.empty() ? file : relative, allow_outside_, &resolved,
+                         &problem);
+  }
+
+  std::string name_;
+  std::vector<std::uint8_t> bytes_;
+  fs::path folder_;
+  bool allow_outside_;
+};
 
 // Reads without post-processing, validates (only when there are meshes: a skeleton-only file
 // such as BVH has none, which validation would reject), then post-processes. Deliberately no
 // LimitBoneWeights (it drops unweighted bones; weights are limited later) and no
 // PreTransformVertices/OptimizeGraph (they flatten the hierarchy the skeleton comes from).
-const aiScene* ReadAndProcess(Assimp::Importer& importer, const fs::path& path) {
+const aiScene* ReadAndProcess(Assimp::Importer& importer, const std::string& path) {
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
   // A skeleton-only file (BVH) stays a skeleton: no made-up mesh of bone boxes.
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-  const aiScene* scene = importer.ReadFile(path.string(), 0);
+  const aiScene* scene = importer.ReadFile(path, 0);
   if (scene != nullptr && scene->mNumMeshes > 0) {
     scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
   }
@@ -131,20 +203,51 @@ const aiScene* ReadAndProcess(Assimp::Importer& importer, const fs::path& path) 
   return scene;
 }
 
+// A glTF 2.0 file checked, amended where glTF implies something, and set up to be read from
+// memory (the importer's IO system takes `bytes`) under *read_as. The glTF version (1.0 files
+// are left to assimp as they are), 0 for anything else.
+int PrepareGltf(const fs::path& path, const LoadOptions& options, std::vector<std::uint8_t>& bytes,
+                Assimp::Importer& importer, std::string* read_as) {
+  if (!LooksLikeGltf(bytes)) return 0;
+  if (IsGltf1(bytes)) return 1;
+  GltfDocument doc = GltfDocument::Parse(bytes, path, options.allow_outside_uris);
+  if (IsGltf1(doc.json)) return 1;
+  if (CheckGltf(doc).changed) bytes = doc.PackedBytes();
+  // Recognised by content: assimp picks its reader by this name's extension.
+  const fs::path folder = fs::absolute(path).parent_path();
+  *read_as =
+      (folder / (path.stem().string() + ".in-memory" + (doc.binary ? ".glb" : ".gltf"))).string();
+  importer.SetIOHandler(new GltfIo(*read_as, std::move(bytes), folder, options.allow_outside_uris));
+  return 2;
+}
+
 }  // namespace
 
-ImportedScene ImportScene(const fs::path& path) {
+ImportedScene ImportScene(const fs::path& path, const LoadOptions& options) {
   CheckReadable(path);
-  if (LowerExtension(path) == ".off") CheckOffHeader(path);
-
   ImportedScene out;
   out.importer = std::make_unique<Assimp::Importer>();
+  std::string read_as = path.string();
+  if (MayBeGltf(path)) {
+    std::vector<std::uint8_t> bytes;
+    std::string problem;
+    if (!ReadRegularFile(path, std::uintmax_t{4} << 30, &bytes, &problem)) {
+      throw LoadError(path.string() + ": " + problem);
+    }
+    try {
+      out.gltf_version = PrepareGltf(path, options, bytes, *out.importer, &read_as);
+    } catch (const GltfError& e) {
+      throw LoadError(path.string() + ": " + e.what());
+    }
+  }
+  if (out.gltf_version == 0 && LowerExtension(path) == ".off") CheckOffHeader(path);
+
   std::vector<std::string> log;
   {
     std::lock_guard<std::mutex> lock(g_import_mutex);
     EnsureLogger();
     g_log_sink = &log;
-    out.scene = ReadAndProcess(*out.importer, path);
+    out.scene = ReadAndProcess(*out.importer, read_as);
     g_log_sink = nullptr;
   }
   if (out.scene == nullptr) {

@@ -462,8 +462,8 @@ struct Builder {
 // ----- the steps after opening -----
 
 // The file's units: metres for glTF; FBX states centimetres per unit; else unknown ("").
-std::string ReadUnits(const aiScene& scene, const std::string& format) {
-  std::string units = format == "gltf" || format == "glb" ? "m" : "";
+std::string ReadUnits(const aiScene& scene, int gltf_version) {
+  std::string units = gltf_version > 0 ? "m" : "";
   if (scene.mMetaData == nullptr) return units;
   float unit_cm = 0.f;
   double unit_cm_double = 0.0;
@@ -479,11 +479,10 @@ std::string ReadUnits(const aiScene& scene, const std::string& format) {
 }
 
 // glTF clips again from the file itself, with their real interpolation (see gltf_clips.h).
-void ReadFileClips(const fs::path& path, anim::Model& model) {
-  if (model.format != "gltf" && model.format != "glb") return;
+void ReadFileClips(const fs::path& path, const LoadOptions& options, anim::Model& model) {
   std::vector<anim::Clip> clips;
   std::string problem;
-  if (ReadGltfClips(path, model.skeleton, &clips, &problem)) {
+  if (ReadGltfClips(path, model.skeleton, &clips, &problem, options.allow_outside_uris)) {
     model.clips = std::move(clips);
   } else if (!problem.empty()) {
     model.warnings.push_back("clips: " + problem + "; using the importer's linear keys");
@@ -510,22 +509,23 @@ void CheckModel(anim::Model& model) {
 
 }  // namespace
 
-anim::Model LoadModel(const fs::path& path) {
-  const ImportedScene imported = ImportScene(path);  // open
+anim::Model LoadModel(const fs::path& path, const LoadOptions& options) {
+  const ImportedScene imported = ImportScene(path, options);  // open
   Builder b(*imported.scene, path);
-  b.model.units = ReadUnits(*imported.scene, b.model.format);  // units
+  b.model.units = ReadUnits(*imported.scene, imported.gltf_version);  // units
   b.model.warnings = imported.warnings;
   b.BuildSkeleton();  // skeleton
   b.BuildMeshes();    // meshes, their materials and textures
   b.BuildClips();     // clips
-  ReadFileClips(path, b.model);
+  if (imported.gltf_version == 2) ReadFileClips(path, options, b.model);
   CheckModel(b.model);  // checks
   return std::move(b.model);
 }
 
-bool TryLoadModel(const fs::path& path, anim::Model* model, std::string* error) {
+bool TryLoadModel(const fs::path& path, anim::Model* model, std::string* error,
+                  const LoadOptions& options) {
   try {
-    *model = LoadModel(path);
+    *model = LoadModel(path, options);
     return true;
   } catch (const LoadError& e) {
     *error = e.what();
