@@ -42,7 +42,8 @@ std::string MakeTempDir() {
 }
 
 ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text,
-                        const std::vector<std::string>& env) {
+                        const std::vector<std::string>& env,
+                        const std::vector<std::string>& wrapper) {
   const std::filesystem::path dir = MakeTempDir();
   {
     std::ofstream in(dir / "stdin", std::ios::binary);
@@ -52,6 +53,7 @@ ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string&
   std::string command = "env";
   const auto add = [&command](const std::string& word) { command.append(" ").append(word); };
   for (const auto& e : env) add(Quote(e));
+  for (const auto& w : wrapper) add(Quote(w));
   add(Quote(IKPOSE_EXE));
   for (const auto& a : args) add(Quote(a));
   add("<" + Quote((dir / "stdin").string()));

@@ -14,9 +14,11 @@ struct ProgramResult {
 };
 
 // Runs IKPOSE_EXE with `args`; `stdin_text` is fed on standard input. `env` entries are
-// NAME=value pairs set for that run only.
+// NAME=value pairs set for that run only; `wrapper` words come before the program (a memory
+// cap: {"prlimit", "--as=1073741824"}).
 ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text = "",
-                        const std::vector<std::string>& env = {});
+                        const std::vector<std::string>& env = {},
+                        const std::vector<std::string>& wrapper = {});
 
 // A fresh empty folder for one test's files.
 std::string MakeTempDir();
