@@ -69,6 +69,17 @@ bool ReadGltfClips(const fs::path& path, const anim::Skeleton& skeleton,
                    std::vector<anim::Clip>* clips, std::string* problem, bool allow_outside_uris) {
   try {
     GltfDocument doc = GltfDocument::Read(path, allow_outside_uris);
+    return ReadGltfClips(doc, skeleton, clips, problem);
+  } catch (const GltfError& e) {
+    *problem = e.what();
+  }
+  clips->clear();
+  return false;
+}
+
+bool ReadGltfClips(GltfDocument& doc, const anim::Skeleton& skeleton,
+                   std::vector<anim::Clip>* clips, std::string* problem) {
+  try {
     const GltfJson& root = doc.json;
     clips->clear();
     if (!root.contains("animations")) return true;

@@ -16,6 +16,7 @@
 
 #include "anim/clip.h"
 #include "anim/skeleton.h"
+#include "asset/gltf_document.h"
 
 namespace ikpose::asset {
 
@@ -24,5 +25,9 @@ namespace ikpose::asset {
 bool ReadGltfClips(const std::filesystem::path& path, const anim::Skeleton& skeleton,
                    std::vector<anim::Clip>* clips, std::string* problem,
                    bool allow_outside_uris = false);
+
+// Same, from a document already read (the loader's, after its structure check).
+bool ReadGltfClips(GltfDocument& doc, const anim::Skeleton& skeleton,
+                   std::vector<anim::Clip>* clips, std::string* problem);
 
 }  // namespace ikpose::asset

@@ -207,17 +207,23 @@ const aiScene* ReadAndProcess(Assimp::Importer& importer, const std::string& pat
 // memory (the importer's IO system takes `bytes`) under *read_as. The glTF version (1.0 files
 // are left to assimp as they are), 0 for anything else.
 int PrepareGltf(const fs::path& path, const LoadOptions& options, std::vector<std::uint8_t>& bytes,
-                Assimp::Importer& importer, std::string* read_as) {
+                ImportedScene& out, std::string* read_as) {
   if (!LooksLikeGltf(bytes)) return 0;
   if (IsGltf1(bytes)) return 1;
-  GltfDocument doc = GltfDocument::Parse(bytes, path, options.allow_outside_uris);
-  if (IsGltf1(doc.json)) return 1;
+  out.gltf =
+      std::make_unique<GltfDocument>(GltfDocument::Parse(bytes, path, options.allow_outside_uris));
+  GltfDocument& doc = *out.gltf;
+  if (IsGltf1(doc.json)) {
+    out.gltf.reset();
+    return 1;
+  }
   if (CheckGltf(doc).changed) bytes = doc.PackedBytes();
   // Recognised by content: assimp picks its reader by this name's extension.
   const fs::path folder = fs::absolute(path).parent_path();
   *read_as =
       (folder / (path.stem().string() + ".in-memory" + (doc.binary ? ".glb" : ".gltf"))).string();
-  importer.SetIOHandler(new GltfIo(*read_as, std::move(bytes), folder, options.allow_outside_uris));
+  out.importer->SetIOHandler(
+      new GltfIo(*read_as, std::move(bytes), folder, options.allow_outside_uris));
   return 2;
 }
 
@@ -235,7 +241,7 @@ ImportedScene ImportScene(const fs::path& path, const LoadOptions& options) {
       throw LoadError(path.string() + ": " + problem);
     }
     try {
-      out.gltf_version = PrepareGltf(path, options, bytes, *out.importer, &read_as);
+      out.gltf_version = PrepareGltf(path, options, bytes, out, &read_as);
     } catch (const GltfError& e) {
       throw LoadError(path.string() + ": " + e.what());
     }

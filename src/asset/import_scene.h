@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "asset/gltf_document.h"
 #include "asset/load_model.h"
 
 struct aiScene;
@@ -35,6 +36,7 @@ struct ImportedScene {
   const aiScene* scene = nullptr;
   std::vector<std::string> warnings;  // "importer: ..." lines, at most 11
   int gltf_version = 0;               // 2: glTF 2.0 by content, whatever the extension; 1: glTF 1.0
+  std::unique_ptr<GltfDocument> gltf;  // a glTF 2.0 file as read and checked
 };
 
 ImportedScene ImportScene(const std::filesystem::path& path, const LoadOptions& options);

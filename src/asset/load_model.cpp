@@ -479,10 +479,10 @@ std::string ReadUnits(const aiScene& scene, int gltf_version) {
 }
 
 // glTF clips again from the file itself, with their real interpolation (see gltf_clips.h).
-void ReadFileClips(const fs::path& path, const LoadOptions& options, anim::Model& model) {
+void ReadFileClips(GltfDocument& doc, anim::Model& model) {
   std::vector<anim::Clip> clips;
   std::string problem;
-  if (ReadGltfClips(path, model.skeleton, &clips, &problem, options.allow_outside_uris)) {
+  if (ReadGltfClips(doc, model.skeleton, &clips, &problem)) {
     model.clips = std::move(clips);
   } else if (!problem.empty()) {
     model.warnings.push_back("clips: " + problem + "; using the importer's linear keys");
@@ -517,7 +517,7 @@ anim::Model LoadModel(const fs::path& path, const LoadOptions& options) {
   b.BuildSkeleton();  // skeleton
   b.BuildMeshes();    // meshes, their materials and textures
   b.BuildClips();     // clips
-  if (imported.gltf_version == 2) ReadFileClips(path, options, b.model);
+  if (imported.gltf != nullptr) ReadFileClips(*imported.gltf, b.model);
   CheckModel(b.model);  // checks
   return std::move(b.model);
 }
