@@ -93,6 +93,16 @@ bool IsGltfDefault(const anim::Material& m) {
          m.metallic == 1.f && m.roughness == 1.f && m.alpha_mode == "OPAQUE" && !m.double_sided;
 }
 
+// glTF lengths are metres: the factor from the model's units ("m", "cm", "2.54 cm"); 1 when
+// they are unknown (written as they are).
+float MetresPerUnit(const std::string& units) {
+  if (units == "m") return 1.f;
+  const std::size_t cm = units.find("cm");
+  if (cm == std::string::npos || cm + 2 != units.size()) return 1.f;
+  const float centimetres = cm == 0 ? 1.f : std::strtof(units.c_str(), nullptr);
+  return std::isfinite(centimetres) && centimetres > 0.f ? centimetres / 100.f : 1.f;
+}
+
 // Meshes that share a node and a skin (or are rigid on the same node) become one glTF mesh.
 struct MeshGroup {
   int node = -1;
@@ -105,7 +115,10 @@ class Writer {
  public:
   Writer(const anim::Model& model, std::span<const anim::Transform> locals_ls,
          std::vector<std::string>* warnings)
-      : model_(model), locals_ls_(locals_ls), warnings_(warnings) {}
+      : model_(model),
+        locals_ls_(locals_ls),
+        warnings_(warnings),
+        metres_per_unit_(MetresPerUnit(model.units)) {}
 
   std::vector<std::uint8_t> Run() {
     const anim::Skeleton& s = model_.skeleton;
@@ -114,6 +127,12 @@ class Writer {
            std::to_string(s.size()));
     }
     if (s.size() == 0) Fail("the model has no nodes");
+    if (metres_per_unit_ != 1.f) {
+      // Every length scaled (node translations, vertices, inverse bind translations): the same
+      // model, conjugated by a uniform scale, so rotations, scales and weights are unchanged.
+      Warn("the model is in " + model_.units + ": lengths written in metres (times " +
+           std::to_string(metres_per_unit_) + "), as glTF wants");
+    }
     gltf_["asset"] = {{"version", "2.0"}, {"generator", "ikpose export"}};
     gltf_["scene"] = 0;
     WriteNodes();
@@ -176,7 +195,7 @@ class Writer {
       if (!(length > 1e-6f)) Fail("bone '" + s.names[b] + "' has a zero rotation in the pose");
       GltfJson node{{"name", s.names[b]}};
       if (!children[b].empty()) node["children"] = children[b];
-      const glm::vec3 t = local.translation;
+      const glm::vec3 t = local.translation * metres_per_unit_;
       if (t != glm::vec3(0.f)) node["translation"] = Numbers({t.x, t.y, t.z});
       const glm::quat r = local.rotation / length;
       if (r != glm::quat(1.f, 0.f, 0.f, 0.f)) node["rotation"] = Numbers({r.x, r.y, r.z, r.w});
@@ -285,8 +304,10 @@ class Writer {
         Fail("skin '" + skin.name + "' has a joint that is not a node");
       }
       joints.push_back(node_of_[static_cast<std::size_t>(joint)]);
+      glm::mat4 inverse_bind = skin.inverse_bind[k];
+      inverse_bind[3] = glm::vec4(glm::vec3(inverse_bind[3]) * metres_per_unit_, inverse_bind[3].w);
       for (int c = 0; c < 4; ++c) {
-        for (int r = 0; r < 4; ++r) matrices.push_back(skin.inverse_bind[k][c][r]);
+        for (int r = 0; r < 4; ++r) matrices.push_back(inverse_bind[c][r]);
       }
     }
     GltfJson out;
@@ -335,7 +356,8 @@ class Writer {
                                        static_cast<float>(unit.z)});
       }
     }
-    for (float v : positions) {
+    for (float& v : positions) {
+      v *= metres_per_unit_;
       if (!std::isfinite(v)) Fail("mesh '" + mesh.name + "' has a non-finite vertex position");
     }
 
@@ -444,6 +466,7 @@ class Writer {
   const anim::Model& model_;
   std::span<const anim::Transform> locals_ls_;
   std::vector<std::string>* warnings_;
+  float metres_per_unit_;  // glTF lengths are metres
   GlbBuilder bin_;
   GltfJson gltf_;
   std::vector<int> node_of_;  // skeleton index -> glTF node, -1 when left out

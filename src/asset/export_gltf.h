@@ -19,6 +19,10 @@
 // Mesh2MotionHumanMale/human-male.glb, whose weights all sum to 1, 8 exported vertices do not
 // (validator error ACCESSOR_WEIGHTS_NON_NORMALIZED). Writing from anim::Model keeps exactly what
 // ikpose loaded and skins with, so the round trip is exact by construction.
+// Units: glTF lengths are metres, so a model in centimetres (or "N cm") has every length
+// scaled on the way out (node translations, vertices, inverse bind translations: the model
+// conjugated by a uniform scale, no extra root node), with one warning saying so; unknown units
+// are written as they are.
 // Limits: no clips (the file shows the pose, not an animation), no morph targets, cameras or
 // lights, one UV set, and of each material only the parts anim::Material holds (no normal,
 // occlusion or emissive maps). Uncompressed embedded textures and external images that are not

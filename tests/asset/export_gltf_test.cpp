@@ -382,6 +382,46 @@ TEST_F(PosedExport, ExternalPngTextureIsEmbedded) {
   ExpectValid(dir_ / "box.glb");
 }
 
+TEST_F(PosedExport, CentimetreModelIsWrittenInMetres) {
+  const fs::path dir = test::AssimpTestModelsDir();
+  const fs::path file = dir / "FBX" / "huesitos.fbx";
+  if (dir.empty() || !fs::exists(file))
+    GTEST_SKIP() << "assimp-testmodels' huesitos.fbx is absent; test skipped";
+  const anim::Model model = LoadModel(file);
+  ASSERT_EQ(model.units, "cm");
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  const int bent = model.skeleton.size() / 2;
+  pose.locals_ls[bent].rotation = glm::angleAxis(0.5f, glm::vec3(0, 0, 1));
+  anim::UpdateModels(model.skeleton, pose);
+  std::vector<std::string> warnings;
+  std::string error;
+  ASSERT_TRUE(WritePosedGlb(model, pose.locals_ls, dir_ / "metres.glb", &warnings, &error))
+      << error;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("lengths written in metres"), std::string::npos) << warnings[0];
+  const anim::Model back = LoadModel(dir_ / "metres.glb");
+  EXPECT_EQ(back.units, "m");
+  const float height_m = 0.01f * ModelHeight(model, anim::RestPose(model.skeleton));
+  EXPECT_NEAR(ModelHeight(back, anim::RestPose(back.skeleton)), height_m, 1e-5f * height_m);
+  // Every joint and every skinned vertex where the pose put it, a hundredth as far out.
+  const anim::Pose back_rest = anim::RestPose(back.skeleton);
+  const std::vector<int> match = MatchByName(model.skeleton, back.skeleton);
+  for (int b = 0; b < model.skeleton.size(); ++b) {
+    if (match[b] < 0) continue;  // assimp's FBX helper nodes
+    EXPECT_LT(
+        glm::length(anim::PositionMs(back_rest, match[b]) - 0.01f * anim::PositionMs(pose, b)),
+        1e-5f * height_m)
+        << model.skeleton.names[b];
+  }
+  ASSERT_EQ(back.meshes.size(), model.meshes.size());
+  const std::vector<glm::vec3> want = anim::SkinnedPositions(model, 0, pose);
+  const std::vector<glm::vec3> got = anim::SkinnedPositions(back, 0, back_rest);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t v = 0; v < want.size(); ++v) {
+    EXPECT_LT(glm::length(got[v] - 0.01f * want[v]), 1e-5f * height_m) << v;
+  }
+}
+
 TEST_F(PosedExport, UnusablePoseIsRefusedAndLeavesNoFile) {
   const anim::Model model = LoadModel(ikpose::test::WriteTestScene(dir_));
   anim::Pose pose = anim::RestPose(model.skeleton);
