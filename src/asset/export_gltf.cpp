@@ -90,7 +90,9 @@ void CleanInfluences(glm::uvec4& joints, glm::vec4& weights) {
 // source did not have.
 bool IsGltfDefault(const anim::Material& m) {
   return m.name.empty() && m.base_color == glm::vec4(1.f) && m.base_color_texture < 0 &&
-         m.metallic == 1.f && m.roughness == 1.f && m.alpha_mode == "OPAQUE" && !m.double_sided;
+         m.metallic == 1.f && m.roughness == 1.f && m.alpha_mode == "OPAQUE" && !m.double_sided &&
+         m.metallic_roughness_map.texture < 0 && m.normal_map.texture < 0 &&
+         m.occlusion_map.texture < 0 && m.emissive_map.texture < 0 && m.emissive == glm::vec3(0.f);
 }
 
 // glTF lengths are metres: the factor from the model's units ("m", "cm", "2.54 cm"); 1 when
@@ -138,6 +140,7 @@ class Writer {
     WriteNodes();
     WriteTexturesAndMaterials();
     WriteMeshesAndSkins();
+    WarnAboutMorphTargets();
     GltfJson roots = GltfJson::array();
     for (int i = 0; i < s.size(); ++i) {
       const int parent = s.parents[static_cast<std::size_t>(i)];
@@ -160,6 +163,21 @@ class Writer {
 
   void Warn(const std::string& what) {
     if (warnings_ != nullptr) warnings_->push_back(what);
+  }
+
+  // What the file had and the export still cannot write, in one line.
+  void WarnAboutMorphTargets() {
+    int targets = 0;
+    std::string meshes;
+    for (const anim::Mesh& mesh : model_.meshes) {
+      if (mesh.morph_target_count <= 0) continue;
+      targets += mesh.morph_target_count;
+      meshes += (meshes.empty() ? "'" : ", '") + mesh.name + "'";
+    }
+    if (targets > 0) {
+      Warn(std::to_string(targets) + " morph targets (meshes " + meshes +
+           ") are not written: the export has the base shapes only");
+    }
   }
 
   // assimp gathers the several root nodes of a glTF scene under a node it calls "ROOT"; that
@@ -203,6 +221,17 @@ class Writer {
       if (scale != glm::vec3(1.f)) node["scale"] = Numbers({scale.x, scale.y, scale.z});
       nodes_.push_back(node);
     }
+  }
+
+  // A material's textureInfo ({"index", "texCoord"}); null when it has none or it was left out.
+  GltfJson TextureInfo(const anim::TextureUse& use) const {
+    if (use.texture < 0 || static_cast<std::size_t>(use.texture) >= texture_index_.size() ||
+        texture_index_[static_cast<std::size_t>(use.texture)] < 0) {
+      return GltfJson();
+    }
+    GltfJson info{{"index", texture_index_[static_cast<std::size_t>(use.texture)]}};
+    if (use.uv_set > 0) info["texCoord"] = use.uv_set;
+    return info;
   }
 
   void WriteTexturesAndMaterials() {
@@ -251,15 +280,29 @@ class Writer {
       if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
       if (color != glm::vec4(1.f))
         pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
-      if (m.base_color_texture >= 0 &&
-          static_cast<std::size_t>(m.base_color_texture) < texture_index_.size() &&
-          texture_index_[static_cast<std::size_t>(m.base_color_texture)] >= 0) {
-        pbr["baseColorTexture"] = {
-            {"index", texture_index_[static_cast<std::size_t>(m.base_color_texture)]}};
-      }
+      const GltfJson base = TextureInfo({m.base_color_texture, m.base_color_uv_set});
+      if (!base.is_null()) pbr["baseColorTexture"] = base;
       pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
       pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
+      const GltfJson metallic_roughness = TextureInfo(m.metallic_roughness_map);
+      if (!metallic_roughness.is_null()) pbr["metallicRoughnessTexture"] = metallic_roughness;
       material["pbrMetallicRoughness"] = pbr;
+      GltfJson normal = TextureInfo(m.normal_map);
+      if (!normal.is_null()) {
+        if (m.normal_scale != 1.f && std::isfinite(m.normal_scale))
+          normal["scale"] = Short(m.normal_scale);
+        material["normalTexture"] = normal;
+      }
+      GltfJson occlusion = TextureInfo(m.occlusion_map);
+      if (!occlusion.is_null()) {
+        if (m.occlusion_strength != 1.f)
+          occlusion["strength"] = Short(std::clamp(m.occlusion_strength, 0.f, 1.f));
+        material["occlusionTexture"] = occlusion;
+      }
+      const GltfJson emissive = TextureInfo(m.emissive_map);
+      if (!emissive.is_null()) material["emissiveTexture"] = emissive;
+      const glm::vec3 e = glm::clamp(m.emissive, glm::vec3(0.f), glm::vec3(1.f));
+      if (e != glm::vec3(0.f) && Finite(e)) material["emissiveFactor"] = Numbers({e.x, e.y, e.z});
       if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
       if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
         material["alphaCutoff"] = Short(m.alpha_cutoff);
@@ -325,9 +368,12 @@ class Writer {
     std::vector<float> positions;
     positions.reserve(n * 3);
     std::vector<float> normals;
+    std::vector<float> tangents;
     if (mesh.skinned) {
       for (const glm::vec3& p : mesh.positions_bs)
         positions.insert(positions.end(), {p.x, p.y, p.z});
+      for (const glm::vec4& t : mesh.tangents_bs)
+        tangents.insert(tangents.end(), {t.x, t.y, t.z, t.w});
       for (const glm::vec3& v : mesh.normals_bs) {
         const float length = glm::length(v);
         const glm::vec3 unit =
@@ -355,6 +401,17 @@ class Writer {
         normals.insert(normals.end(), {static_cast<float>(unit.x), static_cast<float>(unit.y),
                                        static_cast<float>(unit.z)});
       }
+      // Tangents follow the node's linear part back (handedness flips with a mirror).
+      const double mirror = glm::determinant(glm::dmat3(to_node)) < 0.0 ? -1.0 : 1.0;
+      for (const glm::vec4& v : mesh.tangents_bs) {
+        const glm::dvec3 t = glm::dmat3(to_node) * glm::dvec3(v);
+        const double length = glm::length(t);
+        const glm::dvec3 unit =
+            length > 0.0 && std::isfinite(length) ? t / length : glm::dvec3(1, 0, 0);
+        tangents.insert(tangents.end(),
+                        {static_cast<float>(unit.x), static_cast<float>(unit.y),
+                         static_cast<float>(unit.z), static_cast<float>(v.w * mirror)});
+      }
     }
     for (float& v : positions) {
       v *= metres_per_unit_;
@@ -371,6 +428,25 @@ class Writer {
       uvs.reserve(n * 2);
       for (const glm::vec2& uv : mesh.uvs) uvs.insert(uvs.end(), {uv.x, uv.y});
       attributes["TEXCOORD_0"] = bin_.Floats(uvs, 2, "VEC2", kGltfArrayBuffer, false);
+      for (std::size_t k = 0; k < mesh.extra_uvs.size() && mesh.extra_uvs[k].size() == n; ++k) {
+        std::vector<float> more;
+        more.reserve(n * 2);
+        for (const glm::vec2& uv : mesh.extra_uvs[k]) more.insert(more.end(), {uv.x, uv.y});
+        attributes["TEXCOORD_" + std::to_string(k + 1)] =
+            bin_.Floats(more, 2, "VEC2", kGltfArrayBuffer, false);
+      }
+    }
+    if (mesh.colors.size() == n) {
+      std::vector<float> colors;
+      colors.reserve(n * 4);
+      for (const glm::vec4& c : mesh.colors) {
+        const glm::vec4 clamped = glm::clamp(c, glm::vec4(0.f), glm::vec4(1.f));
+        colors.insert(colors.end(), {clamped.r, clamped.g, clamped.b, clamped.a});
+      }
+      attributes["COLOR_0"] = bin_.Floats(colors, 4, "VEC4", kGltfArrayBuffer, false);
+    }
+    if (tangents.size() == n * 4 && attributes.contains("NORMAL")) {
+      attributes["TANGENT"] = bin_.Floats(tangents, 4, "VEC4", kGltfArrayBuffer, false);
     }
     if (mesh.skinned) {
       if (mesh.joints.size() != n || mesh.weights.size() != n)

@@ -150,13 +150,20 @@ struct Builder {
     return AddSkin(std::move(skin));
   }
 
-  void AddMesh(const aiMesh& in, int node) {
-    anim::Mesh mesh;
-    mesh.name = in.mName.length > 0 ? in.mName.C_Str() : model.skeleton.names[node];
-    mesh.node = node;
-    mesh.material = static_cast<int>(in.mMaterialIndex) < static_cast<int>(scene.mNumMaterials)
-                        ? static_cast<int>(in.mMaterialIndex)
-                        : -1;
+  // assimp's UV origin is the image's bottom-left; flip to the top-left (glTF's, and the first
+  // row an image decoder returns).
+  static std::vector<glm::vec2> Uvs(const aiVector3D* in, unsigned n) {
+    std::vector<glm::vec2> out(n);
+    for (unsigned v = 0; v < n; ++v) {
+      out[v] = std::isfinite(in[v].x) && std::isfinite(in[v].y) ? glm::vec2(in[v].x, 1.f - in[v].y)
+                                                                : glm::vec2(0.f);
+    }
+    return out;
+  }
+
+  // Vertex attributes as the file has them: positions, normals, UV sets (contiguous from the
+  // first), the first colour set, tangents with their handedness.
+  void ReadAttributes(const aiMesh& in, anim::Mesh& mesh) const {
     const unsigned n = in.mNumVertices;
     mesh.positions_bs.resize(n);
     for (unsigned v = 0; v < n; ++v) {
@@ -174,16 +181,42 @@ struct Builder {
         mesh.normals_bs[v] = Finite(normal) && length > 0.f ? normal / length : glm::vec3(0.f);
       }
     }
-    if (in.mTextureCoords[0] != nullptr) {
-      mesh.uvs.resize(n);
+    if (in.mTextureCoords[0] != nullptr) mesh.uvs = Uvs(in.mTextureCoords[0], n);
+    for (unsigned k = 1; k < AI_MAX_NUMBER_OF_TEXTURECOORDS && in.mTextureCoords[k] != nullptr;
+         ++k) {
+      mesh.extra_uvs.push_back(Uvs(in.mTextureCoords[k], n));
+    }
+    if (in.mColors[0] != nullptr) {
+      mesh.colors.resize(n);
       for (unsigned v = 0; v < n; ++v) {
-        const aiVector3D& uv = in.mTextureCoords[0][v];
-        // assimp's origin is the image's bottom-left; flip to the top-left (glTF's, and the
-        // first row an image decoder returns).
-        mesh.uvs[v] = std::isfinite(uv.x) && std::isfinite(uv.y) ? glm::vec2(uv.x, 1.f - uv.y)
-                                                                 : glm::vec2(0.f);
+        const aiColor4D& c = in.mColors[0][v];
+        const glm::vec4 color(c.r, c.g, c.b, c.a);
+        mesh.colors[v] = Finite(color) ? color : glm::vec4(1.f);
       }
     }
+    if (in.mTangents != nullptr && in.mBitangents != nullptr && in.mNormals != nullptr) {
+      mesh.tangents_bs.resize(n);
+      for (unsigned v = 0; v < n; ++v) {
+        const glm::vec3 t = ToGlm(in.mTangents[v]);
+        const float length = glm::length(t);
+        const float side = glm::dot(glm::cross(ToGlm(in.mNormals[v]), t), ToGlm(in.mBitangents[v]));
+        mesh.tangents_bs[v] = Finite(t) && length > 0.f
+                                  ? glm::vec4(t / length, side < 0.f ? -1.f : 1.f)
+                                  : glm::vec4(1.f, 0.f, 0.f, 1.f);
+      }
+    }
+    mesh.morph_target_count = static_cast<int>(in.mNumAnimMeshes);
+  }
+
+  void AddMesh(const aiMesh& in, int node) {
+    anim::Mesh mesh;
+    mesh.name = in.mName.length > 0 ? in.mName.C_Str() : model.skeleton.names[node];
+    mesh.node = node;
+    mesh.material = static_cast<int>(in.mMaterialIndex) < static_cast<int>(scene.mNumMaterials)
+                        ? static_cast<int>(in.mMaterialIndex)
+                        : -1;
+    const unsigned n = in.mNumVertices;
+    ReadAttributes(in, mesh);
     for (unsigned f = 0; f < in.mNumFaces; ++f) {
       const aiFace& face = in.mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines
@@ -236,6 +269,13 @@ struct Builder {
         const glm::vec3 t = normal_matrix * normal;
         const float length = glm::length(t);
         normal = length > 0.f ? t / length : normal;
+      }
+      // Tangents are directions on the surface: the node's linear part, handedness kept.
+      const float mirror = glm::determinant(glm::mat3(bind)) < 0.f ? -1.f : 1.f;
+      for (glm::vec4& tangent : mesh.tangents_bs) {
+        const glm::vec3 t = glm::mat3(bind) * glm::vec3(tangent);
+        const float length = glm::length(t);
+        tangent = glm::vec4(length > 0.f ? t / length : glm::vec3(tangent), tangent.w * mirror);
       }
       mesh.skinned = false;
       mesh.follow_bone = node;
@@ -336,6 +376,19 @@ struct Builder {
     return index;
   }
 
+  // The first texture of `type` with its UV set; no texture when there is none.
+  anim::TextureUse Map(const aiMaterial& in, aiTextureType type, unsigned index = 0) {
+    anim::TextureUse use;
+    aiString name;
+    unsigned uv_set = 0;
+    if (in.GetTextureCount(type) > index &&
+        in.GetTexture(type, index, &name, nullptr, &uv_set) == AI_SUCCESS && name.length > 0) {
+      use.texture = AddTexture(name.C_Str());
+      use.uv_set = static_cast<int>(std::min(uv_set, 7u));
+    }
+    return use;
+  }
+
   void BuildMaterials() {
     for (unsigned m = 0; m < scene.mNumMaterials; ++m) {
       const aiMaterial& in = *scene.mMaterials[m];
@@ -369,12 +422,29 @@ struct Builder {
           factor >= 0.f) {
         material.alpha_cutoff = factor;
       }
-      aiString texture;
-      if ((in.GetTextureCount(aiTextureType_BASE_COLOR) > 0 &&
-           in.GetTexture(aiTextureType_BASE_COLOR, 0, &texture) == AI_SUCCESS) ||
-          (in.GetTextureCount(aiTextureType_DIFFUSE) > 0 &&
-           in.GetTexture(aiTextureType_DIFFUSE, 0, &texture) == AI_SUCCESS)) {
-        if (texture.length > 0) material.base_color_texture = AddTexture(texture.C_Str());
+      const anim::TextureUse base = Map(in, aiTextureType_BASE_COLOR).texture >= 0
+                                        ? Map(in, aiTextureType_BASE_COLOR)
+                                        : Map(in, aiTextureType_DIFFUSE);
+      material.base_color_texture = base.texture;
+      material.base_color_uv_set = base.uv_set;
+      material.metallic_roughness_map =
+          Map(in, AI_MATKEY_GLTF_PBRMETALLICROUGHNESS_METALLICROUGHNESS_TEXTURE);
+      material.normal_map = Map(in, aiTextureType_NORMALS);
+      if (in.Get(AI_MATKEY_GLTF_TEXTURE_SCALE(aiTextureType_NORMALS, 0), factor) == AI_SUCCESS &&
+          std::isfinite(factor)) {
+        material.normal_scale = factor;
+      }
+      material.occlusion_map = Map(in, aiTextureType_LIGHTMAP);
+      if (in.Get(AI_MATKEY_GLTF_TEXTURE_STRENGTH(aiTextureType_LIGHTMAP, 0), factor) ==
+              AI_SUCCESS &&
+          std::isfinite(factor)) {
+        material.occlusion_strength = std::clamp(factor, 0.f, 1.f);
+      }
+      material.emissive_map = Map(in, aiTextureType_EMISSIVE);
+      aiColor3D emissive(0.f, 0.f, 0.f);
+      if (in.Get(AI_MATKEY_COLOR_EMISSIVE, emissive) == AI_SUCCESS) {
+        const glm::vec3 e(emissive.r, emissive.g, emissive.b);
+        if (Finite(e)) material.emissive = glm::clamp(e, 0.f, 1.f);
       }
       model.materials.push_back(std::move(material));
     }
