@@ -18,8 +18,8 @@
 // and index 0.
 // The viewer draws with the first UV set and the base colour; the other maps, UV sets, vertex
 // colours and tangents are kept so an export keeps what the file had.
-// Limits: triangles only (points and lines are dropped); morph targets are not kept (only
-// counted, so an export can say so).
+// Morph targets are kept for export too; the viewer draws the base shape.
+// Limits: triangles only (points and lines are dropped).
 #pragma once
 
 #include <cstdint>
@@ -72,6 +72,14 @@ struct Material {
   glm::vec3 emissive{0.f};  // linear RGB factor
 };
 
+// A morph target (blend shape): per-vertex offsets, added with a weight.
+struct MorphTarget {
+  std::string name;
+  float weight = 0.f;                          // the file's default weight
+  std::vector<glm::vec3> position_offsets_bs;  // bind space, one per vertex
+  std::vector<glm::vec3> normal_offsets_bs;    // bind space, one per vertex, or empty
+};
+
 struct Mesh {
   std::string name;
   int node = -1;           // skeleton index of the node that holds the mesh
@@ -90,7 +98,7 @@ struct Mesh {
   std::vector<glm::vec4> colors;                  // vertex colours (the first set), RGBA
   std::vector<glm::vec4> tangents_bs;  // bind space xyz (unit), w = +1 or -1: the bitangent is
                                        // w * cross(normal, tangent); empty if the file had none
-  int morph_target_count = 0;          // in the file; not kept
+  std::vector<MorphTarget> morph_targets;
   std::vector<glm::uvec4> joints;      // per vertex: indices into skins[skin].joints
   std::vector<glm::vec4> weights;      // per vertex: sum 1
   std::vector<std::uint32_t> indices;  // triangles, counter-clockwise front faces

@@ -140,7 +140,6 @@ class Writer {
     WriteNodes();
     WriteTexturesAndMaterials();
     WriteMeshesAndSkins();
-    WarnAboutMorphTargets();
     GltfJson roots = GltfJson::array();
     for (int i = 0; i < s.size(); ++i) {
       const int parent = s.parents[static_cast<std::size_t>(i)];
@@ -163,21 +162,6 @@ class Writer {
 
   void Warn(const std::string& what) {
     if (warnings_ != nullptr) warnings_->push_back(what);
-  }
-
-  // What the file had and the export still cannot write, in one line.
-  void WarnAboutMorphTargets() {
-    int targets = 0;
-    std::string meshes;
-    for (const anim::Mesh& mesh : model_.meshes) {
-      if (mesh.morph_target_count <= 0) continue;
-      targets += mesh.morph_target_count;
-      meshes += (meshes.empty() ? "'" : ", '") + mesh.name + "'";
-    }
-    if (targets > 0) {
-      Warn(std::to_string(targets) + " morph targets (meshes " + meshes +
-           ") are not written: the export has the base shapes only");
-    }
   }
 
   // assimp gathers the several root nodes of a glTF scene under a node it calls "ROOT"; that
@@ -363,6 +347,75 @@ class Writer {
     return index;
   }
 
+  // The mesh's morph targets as glTF targets (POSITION and NORMAL offsets, in the space the
+  // primitive's vertices are written in, in metres).
+  GltfJson MorphTargets(const anim::Mesh& mesh) {
+    GltfJson targets = GltfJson::array();
+    const std::size_t n = mesh.positions_bs.size();
+    // Rigid meshes are written in their node's space: offsets follow the linear part back.
+    const glm::dmat3 to_node =
+        mesh.skinned ? glm::dmat3(1.0) : glm::inverse(glm::dmat3(mesh.bind_ms));
+    const glm::dmat3 normal_to_node =
+        mesh.skinned ? glm::dmat3(1.0) : glm::transpose(glm::dmat3(mesh.bind_ms));
+    for (const anim::MorphTarget& target : mesh.morph_targets) {
+      if (target.position_offsets_bs.size() != n) continue;
+      std::vector<float> positions;
+      positions.reserve(n * 3);
+      for (const glm::vec3& offset : target.position_offsets_bs) {
+        const glm::dvec3 d = to_node * glm::dvec3(offset) * static_cast<double>(metres_per_unit_);
+        positions.insert(positions.end(), {static_cast<float>(d.x), static_cast<float>(d.y),
+                                           static_cast<float>(d.z)});
+      }
+      GltfJson out{{"POSITION", bin_.Floats(positions, 3, "VEC3", kGltfArrayBuffer, true)}};
+      if (target.normal_offsets_bs.size() == n && !mesh.normals_bs.empty()) {
+        std::vector<float> normals;
+        normals.reserve(n * 3);
+        for (const glm::vec3& offset : target.normal_offsets_bs) {
+          const glm::dvec3 d = normal_to_node * glm::dvec3(offset);
+          normals.insert(normals.end(), {static_cast<float>(d.x), static_cast<float>(d.y),
+                                         static_cast<float>(d.z)});
+        }
+        out["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
+      }
+      targets.push_back(out);
+    }
+    return targets;
+  }
+
+  // glTF wants every primitive of a mesh to have the same targets: the group's targets (the
+  // first mesh's names and weights) when they agree, else none and a warning.
+  void AddMorphWeights(const MeshGroup& group, GltfJson& mesh) {
+    std::size_t count = 0;
+    bool agree = true;
+    bool first = true;
+    const anim::Mesh* named = nullptr;
+    for (const GltfJson& primitive : mesh["primitives"]) {
+      const std::size_t here = primitive.contains("targets") ? primitive["targets"].size() : 0;
+      agree = agree && (first || here == count);
+      count = first ? here : count;
+      first = false;
+    }
+    for (int m : group.meshes) {
+      const anim::Mesh& candidate = model_.meshes[static_cast<std::size_t>(m)];
+      if (!candidate.indices.empty() && named == nullptr) named = &candidate;
+    }
+    if (!agree) {
+      for (GltfJson& primitive : mesh["primitives"]) primitive.erase("targets");
+      Warn("mesh '" + mesh["name"].get<std::string>() +
+           "': its parts have different morph targets; none written");
+      return;
+    }
+    if (count == 0 || named == nullptr || named->morph_targets.size() != count) return;
+    GltfJson weights = GltfJson::array();
+    GltfJson names = GltfJson::array();
+    for (const anim::MorphTarget& target : named->morph_targets) {
+      weights.push_back(Short(target.weight));
+      names.push_back(target.name);
+    }
+    mesh["weights"] = weights;
+    mesh["extras"] = {{"targetNames", names}};
+  }
+
   GltfJson Primitive(const anim::Mesh& mesh) {
     const std::size_t n = mesh.positions_bs.size();
     std::vector<float> positions;
@@ -480,6 +533,8 @@ class Writer {
       attributes["WEIGHTS_0"] = bin_.Floats(weights, 4, "VEC4", kGltfArrayBuffer, false);
     }
 
+    GltfJson targets = MorphTargets(mesh);
+
     for (std::uint32_t index : mesh.indices) {
       if (index >= n) Fail("mesh '" + mesh.name + "' has an index out of range");
     }
@@ -493,6 +548,7 @@ class Writer {
                               mesh.indices.size(), "SCALAR");
     }
     GltfJson primitive{{"attributes", attributes}, {"indices", indices}};
+    if (!targets.empty()) primitive["targets"] = targets;
     if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < material_index_.size() &&
         material_index_[static_cast<std::size_t>(mesh.material)] >= 0) {
       primitive["material"] = material_index_[static_cast<std::size_t>(mesh.material)];
@@ -516,6 +572,7 @@ class Writer {
       if (primitives.empty()) continue;
       const anim::Mesh& first = model_.meshes[static_cast<std::size_t>(group.meshes.front())];
       GltfJson mesh{{"name", first.name}, {"primitives", primitives}};
+      AddMorphWeights(group, mesh);
       meshes.push_back(mesh);
       const int mesh_index = static_cast<int>(meshes.size()) - 1;
 

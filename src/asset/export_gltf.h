@@ -7,7 +7,8 @@
 // normals, tangents, every UV set, vertex colours, materials (base colour, metallic, roughness,
 // emissive factor, alpha mode, double sided) with their base-colour, metallic-roughness, normal
 // (with its scale), occlusion (with its strength) and emissive maps and the UV set each one
-// samples, and their textures (embedded as PNG/JPEG) are written as loaded. Rigid meshes
+// samples, their textures (embedded as PNG/JPEG), and morph targets (position and normal
+// offsets, default weights, names in extras.targetNames) are written as loaded. Rigid meshes
 // (no weights, or a file without skins) hang on their node with their vertices in that node's
 // space, so they follow the posed bones without a skin. Several meshes on one node with the
 // same skin share one glTF mesh (a primitive each); a second group on the node goes on a child
@@ -25,9 +26,9 @@
 // scaled on the way out (node translations, vertices, inverse bind translations: the model
 // conjugated by a uniform scale, no extra root node), with one warning saying so; unknown units
 // are written as they are.
-// Limits: no clips (the file shows the pose, not an animation), no cameras or lights, no morph
-// targets (one warning names the meshes that had them), no texture transforms or other
-// material extensions. Uncompressed embedded textures and external images that are not
+// Limits: no clips (the file shows the pose, not an animation, so no morph weight animation),
+// no cameras or lights, no texture transforms or other material extensions; meshes grouped on
+// one node whose parts have different morph targets lose them, with a warning. Uncompressed embedded textures and external images that are not
 // PNG or JPEG are left out with a warning. Node names are the loaded ones (assimp names unnamed
 // glTF nodes "nodes[N]").
 #pragma once

@@ -205,7 +205,27 @@ struct Builder {
                                   : glm::vec4(1.f, 0.f, 0.f, 1.f);
       }
     }
-    mesh.morph_target_count = static_cast<int>(in.mNumAnimMeshes);
+    // assimp holds morph targets as whole replacement shapes: kept as offsets from the base.
+    for (unsigned k = 0; k < in.mNumAnimMeshes; ++k) {
+      const aiAnimMesh& shape = *in.mAnimMeshes[k];
+      if (shape.mNumVertices != n || shape.mVertices == nullptr) continue;
+      anim::MorphTarget target;
+      target.name = shape.mName.C_Str();
+      target.weight = std::isfinite(shape.mWeight) ? shape.mWeight : 0.f;
+      target.position_offsets_bs.resize(n);
+      for (unsigned v = 0; v < n; ++v) {
+        const glm::vec3 offset = ToGlm(shape.mVertices[v]) - mesh.positions_bs[v];
+        target.position_offsets_bs[v] = Finite(offset) ? offset : glm::vec3(0.f);
+      }
+      if (shape.mNormals != nullptr && in.mNormals != nullptr) {
+        target.normal_offsets_bs.resize(n);
+        for (unsigned v = 0; v < n; ++v) {
+          const glm::vec3 offset = ToGlm(shape.mNormals[v]) - ToGlm(in.mNormals[v]);
+          target.normal_offsets_bs[v] = Finite(offset) ? offset : glm::vec3(0.f);
+        }
+      }
+      mesh.morph_targets.push_back(std::move(target));
+    }
   }
 
   void AddMesh(const aiMesh& in, int node) {
@@ -269,6 +289,10 @@ struct Builder {
         const glm::vec3 t = normal_matrix * normal;
         const float length = glm::length(t);
         normal = length > 0.f ? t / length : normal;
+      }
+      for (anim::MorphTarget& target : mesh.morph_targets) {
+        for (glm::vec3& offset : target.position_offsets_bs) offset = glm::mat3(bind) * offset;
+        for (glm::vec3& offset : target.normal_offsets_bs) offset = normal_matrix * offset;
       }
       // Tangents are directions on the surface: the node's linear part, handedness kept.
       const float mirror = glm::determinant(glm::mat3(bind)) < 0.f ? -1.f : 1.f;
