@@ -4,13 +4,11 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "anim/finite.h"
+
 namespace ikpose::anim {
 
 namespace {
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 std::string ChainText(const Skeleton& skeleton, const LimbChain& chain) {
   return skeleton.names[chain.upper] + " -> " + skeleton.names[chain.lower] + " -> " +

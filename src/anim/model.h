@@ -16,7 +16,10 @@
 // Joint indices are indices into the mesh's skin joint list (skin.joints maps them to
 // skeleton bones), at most 4 per vertex with weights summing to 1; unused slots have weight 0
 // and index 0.
-// Limits: triangles only (points and lines are dropped); one UV set; no morph targets.
+// The viewer draws with the first UV set and the base colour; the other maps, UV sets, vertex
+// colours and tangents are kept so an export keeps what the file had.
+// Morph targets are kept for export too; the viewer draws the base shape.
+// Limits: triangles only (points and lines are dropped).
 #pragma once
 
 #include <cstdint>
@@ -43,16 +46,38 @@ struct Texture {
   std::vector<std::uint8_t> rgba8;  // embedded uncompressed texels (rare), row-major RGBA
 };
 
+// A map of a material: which texture, sampled with which of the mesh's UV sets.
+struct TextureUse {
+  int texture = -1;  // index into Model::textures, -1 for none
+  int uv_set = 0;    // 0: Mesh::uvs, k > 0: Mesh::extra_uvs[k - 1]
+};
+
 struct Material {
   std::string name;
   glm::vec4 base_color{1.f};    // linear RGBA factor (glTF baseColorFactor, else diffuse)
   int base_color_texture = -1;  // index into Model::textures, -1 for none
+  int base_color_uv_set = 0;
   bool double_sided = false;
   // Kept so an export looks like the source; the viewer's shading does not use them.
   float metallic = 0.f;               // glTF metallicFactor; 0 when the file does not say
   float roughness = 1.f;              // glTF roughnessFactor; 1 when the file does not say
   std::string alpha_mode = "OPAQUE";  // glTF alphaMode: OPAQUE, MASK or BLEND
   float alpha_cutoff = 0.5f;          // for MASK
+  TextureUse metallic_roughness_map;  // glTF: roughness in G, metalness in B
+  TextureUse normal_map;              // tangent-space normals
+  float normal_scale = 1.f;
+  TextureUse occlusion_map;  // R channel
+  float occlusion_strength = 1.f;
+  TextureUse emissive_map;
+  glm::vec3 emissive{0.f};  // linear RGB factor
+};
+
+// A morph target (blend shape): per-vertex offsets, added with a weight.
+struct MorphTarget {
+  std::string name;
+  float weight = 0.f;                          // the file's default weight
+  std::vector<glm::vec3> position_offsets_bs;  // bind space, one per vertex
+  std::vector<glm::vec3> normal_offsets_bs;    // bind space, one per vertex, or empty
 };
 
 struct Mesh {
@@ -69,6 +94,11 @@ struct Mesh {
   // the first texel of the first row an image decoder returns (stb_image's default order), so
   // an image uploaded as decoded is sampled at (u, v) with no flip.
   std::vector<glm::vec2> uvs;
+  std::vector<std::vector<glm::vec2>> extra_uvs;  // UV sets 1, 2...: same origin as `uvs`
+  std::vector<glm::vec4> colors;                  // vertex colours (the first set), RGBA
+  std::vector<glm::vec4> tangents_bs;  // bind space xyz (unit), w = +1 or -1: the bitangent is
+                                       // w * cross(normal, tangent); empty if the file had none
+  std::vector<MorphTarget> morph_targets;
   std::vector<glm::uvec4> joints;      // per vertex: indices into skins[skin].joints
   std::vector<glm::vec4> weights;      // per vertex: sum 1
   std::vector<std::uint32_t> indices;  // triangles, counter-clockwise front faces

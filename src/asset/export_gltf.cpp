@@ -13,11 +13,14 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/atomic_file.h"
+#include "anim/finite.h"
 #include "asset/glb_builder.h"
+#include "asset/read_file.h"
 
 namespace ikpose::asset {
 
 namespace fs = std::filesystem;
+using anim::Finite;
 
 namespace {
 
@@ -36,14 +39,6 @@ GltfJson Numbers(std::initializer_list<float> values) {
   return out;
 }
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-bool Finite(const glm::quat& q) {
-  return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
-}
-
 // "image/png" or "image/jpeg" from the first bytes, "" for anything else.
 std::string ImageMimeType(const std::vector<std::uint8_t>& bytes) {
   static constexpr std::uint8_t kPng[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -54,10 +49,12 @@ std::string ImageMimeType(const std::vector<std::uint8_t>& bytes) {
   return "";
 }
 
+// An image file's bytes; empty when it is not a regular file or is over 1 GiB.
 std::vector<std::uint8_t> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::vector<std::uint8_t> bytes;
+  std::string problem;
+  if (!ReadRegularFile(path, std::uintmax_t{1} << 30, &bytes, &problem)) bytes.clear();
+  return bytes;
 }
 
 // Up to four (joint, weight) pairs with repeated joints merged, zero-weight slots on joint 0
@@ -93,7 +90,19 @@ void CleanInfluences(glm::uvec4& joints, glm::vec4& weights) {
 // source did not have.
 bool IsGltfDefault(const anim::Material& m) {
   return m.name.empty() && m.base_color == glm::vec4(1.f) && m.base_color_texture < 0 &&
-         m.metallic == 1.f && m.roughness == 1.f && m.alpha_mode == "OPAQUE" && !m.double_sided;
+         m.metallic == 1.f && m.roughness == 1.f && m.alpha_mode == "OPAQUE" && !m.double_sided &&
+         m.metallic_roughness_map.texture < 0 && m.normal_map.texture < 0 &&
+         m.occlusion_map.texture < 0 && m.emissive_map.texture < 0 && m.emissive == glm::vec3(0.f);
+}
+
+// glTF lengths are metres: the factor from the model's units ("m", "cm", "2.54 cm"); 1 when
+// they are unknown (written as they are).
+float MetresPerUnit(const std::string& units) {
+  if (units == "m") return 1.f;
+  const std::size_t cm = units.find("cm");
+  if (cm == std::string::npos || cm + 2 != units.size()) return 1.f;
+  const float centimetres = cm == 0 ? 1.f : std::strtof(units.c_str(), nullptr);
+  return std::isfinite(centimetres) && centimetres > 0.f ? centimetres / 100.f : 1.f;
 }
 
 // Meshes that share a node and a skin (or are rigid on the same node) become one glTF mesh.
@@ -108,7 +117,10 @@ class Writer {
  public:
   Writer(const anim::Model& model, std::span<const anim::Transform> locals_ls,
          std::vector<std::string>* warnings)
-      : model_(model), locals_ls_(locals_ls), warnings_(warnings) {}
+      : model_(model),
+        locals_ls_(locals_ls),
+        warnings_(warnings),
+        metres_per_unit_(MetresPerUnit(model.units)) {}
 
   std::vector<std::uint8_t> Run() {
     const anim::Skeleton& s = model_.skeleton;
@@ -117,6 +129,12 @@ class Writer {
            std::to_string(s.size()));
     }
     if (s.size() == 0) Fail("the model has no nodes");
+    if (metres_per_unit_ != 1.f) {
+      // Every length scaled (node translations, vertices, inverse bind translations): the same
+      // model, conjugated by a uniform scale, so rotations, scales and weights are unchanged.
+      Warn("the model is in " + model_.units + ": lengths written in metres (times " +
+           std::to_string(metres_per_unit_) + "), as glTF wants");
+    }
     gltf_["asset"] = {{"version", "2.0"}, {"generator", "ikpose export"}};
     gltf_["scene"] = 0;
     WriteNodes();
@@ -179,7 +197,7 @@ class Writer {
       if (!(length > 1e-6f)) Fail("bone '" + s.names[b] + "' has a zero rotation in the pose");
       GltfJson node{{"name", s.names[b]}};
       if (!children[b].empty()) node["children"] = children[b];
-      const glm::vec3 t = local.translation;
+      const glm::vec3 t = local.translation * metres_per_unit_;
       if (t != glm::vec3(0.f)) node["translation"] = Numbers({t.x, t.y, t.z});
       const glm::quat r = local.rotation / length;
       if (r != glm::quat(1.f, 0.f, 0.f, 0.f)) node["rotation"] = Numbers({r.x, r.y, r.z, r.w});
@@ -187,6 +205,17 @@ class Writer {
       if (scale != glm::vec3(1.f)) node["scale"] = Numbers({scale.x, scale.y, scale.z});
       nodes_.push_back(node);
     }
+  }
+
+  // A material's textureInfo ({"index", "texCoord"}); null when it has none or it was left out.
+  GltfJson TextureInfo(const anim::TextureUse& use) const {
+    if (use.texture < 0 || static_cast<std::size_t>(use.texture) >= texture_index_.size() ||
+        texture_index_[static_cast<std::size_t>(use.texture)] < 0) {
+      return GltfJson();
+    }
+    GltfJson info{{"index", texture_index_[static_cast<std::size_t>(use.texture)]}};
+    if (use.uv_set > 0) info["texCoord"] = use.uv_set;
+    return info;
   }
 
   void WriteTexturesAndMaterials() {
@@ -235,15 +264,29 @@ class Writer {
       if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
       if (color != glm::vec4(1.f))
         pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
-      if (m.base_color_texture >= 0 &&
-          static_cast<std::size_t>(m.base_color_texture) < texture_index_.size() &&
-          texture_index_[static_cast<std::size_t>(m.base_color_texture)] >= 0) {
-        pbr["baseColorTexture"] = {
-            {"index", texture_index_[static_cast<std::size_t>(m.base_color_texture)]}};
-      }
+      const GltfJson base = TextureInfo({m.base_color_texture, m.base_color_uv_set});
+      if (!base.is_null()) pbr["baseColorTexture"] = base;
       pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
       pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
+      const GltfJson metallic_roughness = TextureInfo(m.metallic_roughness_map);
+      if (!metallic_roughness.is_null()) pbr["metallicRoughnessTexture"] = metallic_roughness;
       material["pbrMetallicRoughness"] = pbr;
+      GltfJson normal = TextureInfo(m.normal_map);
+      if (!normal.is_null()) {
+        if (m.normal_scale != 1.f && std::isfinite(m.normal_scale))
+          normal["scale"] = Short(m.normal_scale);
+        material["normalTexture"] = normal;
+      }
+      GltfJson occlusion = TextureInfo(m.occlusion_map);
+      if (!occlusion.is_null()) {
+        if (m.occlusion_strength != 1.f)
+          occlusion["strength"] = Short(std::clamp(m.occlusion_strength, 0.f, 1.f));
+        material["occlusionTexture"] = occlusion;
+      }
+      const GltfJson emissive = TextureInfo(m.emissive_map);
+      if (!emissive.is_null()) material["emissiveTexture"] = emissive;
+      const glm::vec3 e = glm::clamp(m.emissive, glm::vec3(0.f), glm::vec3(1.f));
+      if (e != glm::vec3(0.f) && Finite(e)) material["emissiveFactor"] = Numbers({e.x, e.y, e.z});
       if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
       if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
         material["alphaCutoff"] = Short(m.alpha_cutoff);
@@ -288,8 +331,10 @@ class Writer {
         Fail("skin '" + skin.name + "' has a joint that is not a node");
       }
       joints.push_back(node_of_[static_cast<std::size_t>(joint)]);
+      glm::mat4 inverse_bind = skin.inverse_bind[k];
+      inverse_bind[3] = glm::vec4(glm::vec3(inverse_bind[3]) * metres_per_unit_, inverse_bind[3].w);
       for (int c = 0; c < 4; ++c) {
-        for (int r = 0; r < 4; ++r) matrices.push_back(skin.inverse_bind[k][c][r]);
+        for (int r = 0; r < 4; ++r) matrices.push_back(inverse_bind[c][r]);
       }
     }
     GltfJson out;
@@ -302,14 +347,86 @@ class Writer {
     return index;
   }
 
+  // The mesh's morph targets as glTF targets (POSITION and NORMAL offsets, in the space the
+  // primitive's vertices are written in, in metres).
+  GltfJson MorphTargets(const anim::Mesh& mesh) {
+    GltfJson targets = GltfJson::array();
+    const std::size_t n = mesh.positions_bs.size();
+    // Rigid meshes are written in their node's space: offsets follow the linear part back.
+    const glm::dmat3 to_node =
+        mesh.skinned ? glm::dmat3(1.0) : glm::inverse(glm::dmat3(mesh.bind_ms));
+    const glm::dmat3 normal_to_node =
+        mesh.skinned ? glm::dmat3(1.0) : glm::transpose(glm::dmat3(mesh.bind_ms));
+    for (const anim::MorphTarget& target : mesh.morph_targets) {
+      if (target.position_offsets_bs.size() != n) continue;
+      std::vector<float> positions;
+      positions.reserve(n * 3);
+      for (const glm::vec3& offset : target.position_offsets_bs) {
+        const glm::dvec3 d = to_node * glm::dvec3(offset) * static_cast<double>(metres_per_unit_);
+        positions.insert(positions.end(), {static_cast<float>(d.x), static_cast<float>(d.y),
+                                           static_cast<float>(d.z)});
+      }
+      GltfJson out{{"POSITION", bin_.Floats(positions, 3, "VEC3", kGltfArrayBuffer, true)}};
+      if (target.normal_offsets_bs.size() == n && !mesh.normals_bs.empty()) {
+        std::vector<float> normals;
+        normals.reserve(n * 3);
+        for (const glm::vec3& offset : target.normal_offsets_bs) {
+          const glm::dvec3 d = normal_to_node * glm::dvec3(offset);
+          normals.insert(normals.end(), {static_cast<float>(d.x), static_cast<float>(d.y),
+                                         static_cast<float>(d.z)});
+        }
+        out["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
+      }
+      targets.push_back(out);
+    }
+    return targets;
+  }
+
+  // glTF wants every primitive of a mesh to have the same targets: the group's targets (the
+  // first mesh's names and weights) when they agree, else none and a warning.
+  void AddMorphWeights(const MeshGroup& group, GltfJson& mesh) {
+    std::size_t count = 0;
+    bool agree = true;
+    bool first = true;
+    const anim::Mesh* named = nullptr;
+    for (const GltfJson& primitive : mesh["primitives"]) {
+      const std::size_t here = primitive.contains("targets") ? primitive["targets"].size() : 0;
+      agree = agree && (first || here == count);
+      count = first ? here : count;
+      first = false;
+    }
+    for (int m : group.meshes) {
+      const anim::Mesh& candidate = model_.meshes[static_cast<std::size_t>(m)];
+      if (!candidate.indices.empty() && named == nullptr) named = &candidate;
+    }
+    if (!agree) {
+      for (GltfJson& primitive : mesh["primitives"]) primitive.erase("targets");
+      Warn("mesh '" + mesh["name"].get<std::string>() +
+           "': its parts have different morph targets; none written");
+      return;
+    }
+    if (count == 0 || named == nullptr || named->morph_targets.size() != count) return;
+    GltfJson weights = GltfJson::array();
+    GltfJson names = GltfJson::array();
+    for (const anim::MorphTarget& target : named->morph_targets) {
+      weights.push_back(Short(target.weight));
+      names.push_back(target.name);
+    }
+    mesh["weights"] = weights;
+    mesh["extras"] = {{"targetNames", names}};
+  }
+
   GltfJson Primitive(const anim::Mesh& mesh) {
     const std::size_t n = mesh.positions_bs.size();
     std::vector<float> positions;
     positions.reserve(n * 3);
     std::vector<float> normals;
+    std::vector<float> tangents;
     if (mesh.skinned) {
       for (const glm::vec3& p : mesh.positions_bs)
         positions.insert(positions.end(), {p.x, p.y, p.z});
+      for (const glm::vec4& t : mesh.tangents_bs)
+        tangents.insert(tangents.end(), {t.x, t.y, t.z, t.w});
       for (const glm::vec3& v : mesh.normals_bs) {
         const float length = glm::length(v);
         const glm::vec3 unit =
@@ -337,8 +454,20 @@ class Writer {
         normals.insert(normals.end(), {static_cast<float>(unit.x), static_cast<float>(unit.y),
                                        static_cast<float>(unit.z)});
       }
+      // Tangents follow the node's linear part back (handedness flips with a mirror).
+      const double mirror = glm::determinant(glm::dmat3(to_node)) < 0.0 ? -1.0 : 1.0;
+      for (const glm::vec4& v : mesh.tangents_bs) {
+        const glm::dvec3 t = glm::dmat3(to_node) * glm::dvec3(v);
+        const double length = glm::length(t);
+        const glm::dvec3 unit =
+            length > 0.0 && std::isfinite(length) ? t / length : glm::dvec3(1, 0, 0);
+        tangents.insert(tangents.end(),
+                        {static_cast<float>(unit.x), static_cast<float>(unit.y),
+                         static_cast<float>(unit.z), static_cast<float>(v.w * mirror)});
+      }
     }
-    for (float v : positions) {
+    for (float& v : positions) {
+      v *= metres_per_unit_;
       if (!std::isfinite(v)) Fail("mesh '" + mesh.name + "' has a non-finite vertex position");
     }
 
@@ -352,6 +481,25 @@ class Writer {
       uvs.reserve(n * 2);
       for (const glm::vec2& uv : mesh.uvs) uvs.insert(uvs.end(), {uv.x, uv.y});
       attributes["TEXCOORD_0"] = bin_.Floats(uvs, 2, "VEC2", kGltfArrayBuffer, false);
+      for (std::size_t k = 0; k < mesh.extra_uvs.size() && mesh.extra_uvs[k].size() == n; ++k) {
+        std::vector<float> more;
+        more.reserve(n * 2);
+        for (const glm::vec2& uv : mesh.extra_uvs[k]) more.insert(more.end(), {uv.x, uv.y});
+        attributes["TEXCOORD_" + std::to_string(k + 1)] =
+            bin_.Floats(more, 2, "VEC2", kGltfArrayBuffer, false);
+      }
+    }
+    if (mesh.colors.size() == n) {
+      std::vector<float> colors;
+      colors.reserve(n * 4);
+      for (const glm::vec4& c : mesh.colors) {
+        const glm::vec4 clamped = glm::clamp(c, glm::vec4(0.f), glm::vec4(1.f));
+        colors.insert(colors.end(), {clamped.r, clamped.g, clamped.b, clamped.a});
+      }
+      attributes["COLOR_0"] = bin_.Floats(colors, 4, "VEC4", kGltfArrayBuffer, false);
+    }
+    if (tangents.size() == n * 4 && attributes.contains("NORMAL")) {
+      attributes["TANGENT"] = bin_.Floats(tangents, 4, "VEC4", kGltfArrayBuffer, false);
     }
     if (mesh.skinned) {
       if (mesh.joints.size() != n || mesh.weights.size() != n)
@@ -385,6 +533,8 @@ class Writer {
       attributes["WEIGHTS_0"] = bin_.Floats(weights, 4, "VEC4", kGltfArrayBuffer, false);
     }
 
+    GltfJson targets = MorphTargets(mesh);
+
     for (std::uint32_t index : mesh.indices) {
       if (index >= n) Fail("mesh '" + mesh.name + "' has an index out of range");
     }
@@ -398,6 +548,7 @@ class Writer {
                               mesh.indices.size(), "SCALAR");
     }
     GltfJson primitive{{"attributes", attributes}, {"indices", indices}};
+    if (!targets.empty()) primitive["targets"] = targets;
     if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < material_index_.size() &&
         material_index_[static_cast<std::size_t>(mesh.material)] >= 0) {
       primitive["material"] = material_index_[static_cast<std::size_t>(mesh.material)];
@@ -421,6 +572,7 @@ class Writer {
       if (primitives.empty()) continue;
       const anim::Mesh& first = model_.meshes[static_cast<std::size_t>(group.meshes.front())];
       GltfJson mesh{{"name", first.name}, {"primitives", primitives}};
+      AddMorphWeights(group, mesh);
       meshes.push_back(mesh);
       const int mesh_index = static_cast<int>(meshes.size()) - 1;
 
@@ -447,6 +599,7 @@ class Writer {
   const anim::Model& model_;
   std::span<const anim::Transform> locals_ls_;
   std::vector<std::string>* warnings_;
+  float metres_per_unit_;  // glTF lengths are metres
   GlbBuilder bin_;
   GltfJson gltf_;
   std::vector<int> node_of_;  // skeleton index -> glTF node, -1 when left out

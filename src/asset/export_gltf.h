@@ -1,29 +1,35 @@
-// Exporting a posed model as binary glTF 2.0 (.glb), so a pose made here opens in Blender, a
-// game engine or any glTF viewer.
+// Exporting a posed model as binary glTF 2.0 (.glb), so a pose made here opens in Blender, a game
+// engine or any glTF viewer.
 //
 // What: every node of the skeleton becomes a glTF node whose translation/rotation/scale is the
 // pose's local transform (the file's node pose *is* the pose); meshes, skins (same joints, same
-// inverse bind matrices, so the bind pose stays the bind pose), four weights per vertex,
-// normals, the first UV set, materials (base colour, metallic, roughness, alpha mode, double
-// sided) and base-colour textures (embedded as PNG/JPEG) are written as loaded. Rigid meshes
-// (no weights, or a file without skins) hang on their node with their vertices in that node's
-// space, so they follow the posed bones without a skin. Several meshes on one node with the
-// same skin share one glTF mesh (a primitive each); a second group on the node goes on a child
-// node with an identity transform.
-// Why assimp's own glTF exporter is not used: assimp 5.2.5's "glb2" exporter finds a skin's
-// joints by node *name*. In QuaterniusRobot/robot.glb mesh nodes share names with bones
-// (Foot.L, Head, Torso, Shoulder.L, LowerLeg.L...), and the exported skin lists those mesh
-// nodes as joints while the real bones are renamed "Foot.L_node": the skin is wrong (the
-// validator reports ANIMATION_CHANNEL_TARGET_NODE_SKIN on the exported clips), and the bones
-// no longer carry the names a pose is matched by. It also rewrites weights: on
-// Mesh2MotionHumanMale/human-male.glb, whose weights all sum to 1, 8 exported vertices do not
-// (validator error ACCESSOR_WEIGHTS_NON_NORMALIZED). Writing from anim::Model keeps exactly what
-// ikpose loaded and skins with, so the round trip is exact by construction.
-// Limits: no clips (the file shows the pose, not an animation), no morph targets, cameras or
-// lights, one UV set, and of each material only the parts anim::Material holds (no normal,
-// occlusion or emissive maps). Uncompressed embedded textures and external images that are not
-// PNG or JPEG are left out with a warning. Node names are the loaded ones (assimp names unnamed
-// glTF nodes "nodes[N]").
+// inverse bind matrices, so the bind pose stays the bind pose), four weights per vertex, normals,
+// tangents, every UV set, vertex colours, materials (base colour, metallic, roughness, emissive
+// factor, alpha mode, double sided) with their base-colour, metallic-roughness, normal (with its
+// scale), occlusion (with its strength) and emissive maps and the UV set each one samples, their
+// textures (embedded as PNG/JPEG), and morph targets (position and normal offsets, default weights,
+// names in extras.targetNames) are written as loaded. Rigid meshes (no weights, or a file without
+// skins) hang on their node with their vertices in that node's space, so they follow the posed
+// bones without a skin. Several meshes on one node with the same skin share one glTF mesh (a
+// primitive each); a second group on the node goes on a child node with an identity transform.
+// Why assimp's own glTF exporter is not used: assimp 5.2.5's "glb2" exporter finds a skin's joints
+// by node *name*. In QuaterniusRobot/robot.glb mesh nodes share names with bones (Foot.L, Head,
+// Torso, Shoulder.L, LowerLeg.L...), and the exported skin lists those mesh nodes as joints while
+// the real bones are renamed "Foot.L_node": the skin is wrong (the validator reports
+// ANIMATION_CHANNEL_TARGET_NODE_SKIN on the exported clips), and the bones no longer carry the
+// names a pose is matched by. It also rewrites weights: on Mesh2MotionHumanMale/human-male.glb,
+// whose weights all sum to 1, 8 exported vertices do not (validator error
+// ACCESSOR_WEIGHTS_NON_NORMALIZED). Writing from anim::Model keeps exactly what ikpose loaded and
+// skins with, so the round trip is exact by construction.
+// Units: glTF lengths are metres, so a model in centimetres (or "N cm") has every length scaled on
+// the way out (node translations, vertices, inverse bind translations: the model conjugated by a
+// uniform scale, no extra root node), with one warning saying so; unknown units are written as they
+// are.
+// Limits: no clips (the file shows the pose, not an animation, so no morph weight animation), no
+// cameras or lights, no texture transforms or other material extensions; meshes grouped on one node
+// whose parts have different morph targets lose them, with a warning. Uncompressed embedded
+// textures and external images that are not PNG or JPEG are left out with a warning. Node names are
+// the loaded ones (assimp names unnamed glTF nodes "nodes[N]").
 #pragma once
 
 #include <cstdint>

@@ -2,28 +2,25 @@
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/material.h>
-#include <assimp/postprocess.h>
 #include <assimp/scene.h>
-#include <assimp/DefaultLogger.hpp>
-#include <assimp/Importer.hpp>
-#include <assimp/LogStream.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <mutex>
 #include <unordered_map>
 #include <utility>
 
+#include "anim/finite.h"
 #include "anim/rig_checks.h"
 #include "asset/gltf_clips.h"
+#include "asset/import_scene.h"
+#include "asset/read_file.h"
 #include "asset/weights.h"
 
 namespace ikpose::asset {
 
 namespace fs = std::filesystem;
+using anim::Finite;
 
 namespace {
 
@@ -41,58 +38,9 @@ glm::vec3 ToGlm(const aiVector3D& v) {
   return {v.x, v.y, v.z};
 }
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-bool Finite(const glm::mat4& m) {
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) {
-      if (!std::isfinite(m[c][r])) return false;
-    }
-  }
-  return true;
-}
-
-// ----- assimp's log, captured per import -----
-
-std::mutex g_import_mutex;  // assimp's logger is a process-wide singleton
-std::vector<std::string>* g_log_sink = nullptr;
-
-class CaptureStream : public Assimp::LogStream {
- public:
-  void write(const char* message) override {
-    if (g_log_sink == nullptr) return;
-    std::string text(message);
-    // "Warn,  T0: text\n" -> "text"
-    const std::size_t colon = text.find(": ");
-    if (colon != std::string::npos && colon < 16) text = text.substr(colon + 2);
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
-    g_log_sink->push_back(text);
-  }
-};
-
-void EnsureLogger() {
-  static bool created = false;
-  if (created) return;
-  created = true;
-  Assimp::Logger* logger = Assimp::DefaultLogger::create("", Assimp::Logger::NORMAL, 0);
-  logger->attachStream(new CaptureStream, Assimp::Logger::Warn);
-}
-
-std::string PercentDecode(const std::string& text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
-      out.push_back(static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16)));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 // ----- the import -----
@@ -107,6 +55,12 @@ struct Builder {
   std::unordered_map<std::string, int> texture_by_key;
   int vertices_over_4 = 0;
   std::string meshes_over_4;
+
+  Builder(const aiScene& in, const fs::path& file) : scene(in), path(file) {
+    model.source = path.string();
+    model.format = Lower(path.extension().string());
+    if (!model.format.empty() && model.format[0] == '.') model.format.erase(0, 1);
+  }
 
   [[noreturn]] void Fail(const std::string& reason) const {
     throw LoadError(path.string() + ": " + reason);
@@ -196,13 +150,20 @@ struct Builder {
     return AddSkin(std::move(skin));
   }
 
-  void AddMesh(const aiMesh& in, int node) {
-    anim::Mesh mesh;
-    mesh.name = in.mName.length > 0 ? in.mName.C_Str() : model.skeleton.names[node];
-    mesh.node = node;
-    mesh.material = static_cast<int>(in.mMaterialIndex) < static_cast<int>(scene.mNumMaterials)
-                        ? static_cast<int>(in.mMaterialIndex)
-                        : -1;
+  // assimp's UV origin is the image's bottom-left; flip to the top-left (glTF's, and the first
+  // row an image decoder returns).
+  static std::vector<glm::vec2> Uvs(const aiVector3D* in, unsigned n) {
+    std::vector<glm::vec2> out(n);
+    for (unsigned v = 0; v < n; ++v) {
+      out[v] = std::isfinite(in[v].x) && std::isfinite(in[v].y) ? glm::vec2(in[v].x, 1.f - in[v].y)
+                                                                : glm::vec2(0.f);
+    }
+    return out;
+  }
+
+  // Vertex attributes as the file has them: positions, normals, UV sets (contiguous from the
+  // first), the first colour set, tangents with their handedness.
+  void ReadAttributes(const aiMesh& in, anim::Mesh& mesh) const {
     const unsigned n = in.mNumVertices;
     mesh.positions_bs.resize(n);
     for (unsigned v = 0; v < n; ++v) {
@@ -220,16 +181,62 @@ struct Builder {
         mesh.normals_bs[v] = Finite(normal) && length > 0.f ? normal / length : glm::vec3(0.f);
       }
     }
-    if (in.mTextureCoords[0] != nullptr) {
-      mesh.uvs.resize(n);
+    if (in.mTextureCoords[0] != nullptr) mesh.uvs = Uvs(in.mTextureCoords[0], n);
+    for (unsigned k = 1; k < AI_MAX_NUMBER_OF_TEXTURECOORDS && in.mTextureCoords[k] != nullptr;
+         ++k) {
+      mesh.extra_uvs.push_back(Uvs(in.mTextureCoords[k], n));
+    }
+    if (in.mColors[0] != nullptr) {
+      mesh.colors.resize(n);
       for (unsigned v = 0; v < n; ++v) {
-        const aiVector3D& uv = in.mTextureCoords[0][v];
-        // assimp's origin is the image's bottom-left; flip to the top-left (glTF's, and the
-        // first row an image decoder returns).
-        mesh.uvs[v] = std::isfinite(uv.x) && std::isfinite(uv.y) ? glm::vec2(uv.x, 1.f - uv.y)
-                                                                 : glm::vec2(0.f);
+        const aiColor4D& c = in.mColors[0][v];
+        const glm::vec4 color(c.r, c.g, c.b, c.a);
+        mesh.colors[v] = Finite(color) ? color : glm::vec4(1.f);
       }
     }
+    if (in.mTangents != nullptr && in.mBitangents != nullptr && in.mNormals != nullptr) {
+      mesh.tangents_bs.resize(n);
+      for (unsigned v = 0; v < n; ++v) {
+        const glm::vec3 t = ToGlm(in.mTangents[v]);
+        const float length = glm::length(t);
+        const float side = glm::dot(glm::cross(ToGlm(in.mNormals[v]), t), ToGlm(in.mBitangents[v]));
+        mesh.tangents_bs[v] = Finite(t) && length > 0.f
+                                  ? glm::vec4(t / length, side < 0.f ? -1.f : 1.f)
+                                  : glm::vec4(1.f, 0.f, 0.f, 1.f);
+      }
+    }
+    // assimp holds morph targets as whole replacement shapes: kept as offsets from the base.
+    for (unsigned k = 0; k < in.mNumAnimMeshes; ++k) {
+      const aiAnimMesh& shape = *in.mAnimMeshes[k];
+      if (shape.mNumVertices != n || shape.mVertices == nullptr) continue;
+      anim::MorphTarget target;
+      target.name = shape.mName.C_Str();
+      target.weight = std::isfinite(shape.mWeight) ? shape.mWeight : 0.f;
+      target.position_offsets_bs.resize(n);
+      for (unsigned v = 0; v < n; ++v) {
+        const glm::vec3 offset = ToGlm(shape.mVertices[v]) - mesh.positions_bs[v];
+        target.position_offsets_bs[v] = Finite(offset) ? offset : glm::vec3(0.f);
+      }
+      if (shape.mNormals != nullptr && in.mNormals != nullptr) {
+        target.normal_offsets_bs.resize(n);
+        for (unsigned v = 0; v < n; ++v) {
+          const glm::vec3 offset = ToGlm(shape.mNormals[v]) - ToGlm(in.mNormals[v]);
+          target.normal_offsets_bs[v] = Finite(offset) ? offset : glm::vec3(0.f);
+        }
+      }
+      mesh.morph_targets.push_back(std::move(target));
+    }
+  }
+
+  void AddMesh(const aiMesh& in, int node) {
+    anim::Mesh mesh;
+    mesh.name = in.mName.length > 0 ? in.mName.C_Str() : model.skeleton.names[node];
+    mesh.node = node;
+    mesh.material = static_cast<int>(in.mMaterialIndex) < static_cast<int>(scene.mNumMaterials)
+                        ? static_cast<int>(in.mMaterialIndex)
+                        : -1;
+    const unsigned n = in.mNumVertices;
+    ReadAttributes(in, mesh);
     for (unsigned f = 0; f < in.mNumFaces; ++f) {
       const aiFace& face = in.mFaces[f];
       if (face.mNumIndices != 3) continue;  // points and lines
@@ -282,6 +289,17 @@ struct Builder {
         const glm::vec3 t = normal_matrix * normal;
         const float length = glm::length(t);
         normal = length > 0.f ? t / length : normal;
+      }
+      for (anim::MorphTarget& target : mesh.morph_targets) {
+        for (glm::vec3& offset : target.position_offsets_bs) offset = glm::mat3(bind) * offset;
+        for (glm::vec3& offset : target.normal_offsets_bs) offset = normal_matrix * offset;
+      }
+      // Tangents are directions on the surface: the node's linear part, handedness kept.
+      const float mirror = glm::determinant(glm::mat3(bind)) < 0.f ? -1.f : 1.f;
+      for (glm::vec4& tangent : mesh.tangents_bs) {
+        const glm::vec3 t = glm::mat3(bind) * glm::vec3(tangent);
+        const float length = glm::length(t);
+        tangent = glm::vec4(length > 0.f ? t / length : glm::vec3(tangent), tangent.w * mirror);
       }
       mesh.skinned = false;
       mesh.follow_bone = node;
@@ -366,15 +384,33 @@ struct Builder {
         const std::string decoded = resolve(PercentDecode(key));
         if (fs::is_regular_file(decoded, ec)) texture.path = decoded;
       }
-      if (!fs::is_regular_file(texture.path, ec)) {
+      const std::string not_regular = NotRegularFileReason(texture.path);
+      if (not_regular == "file not found") {
         model.warnings.push_back("texture '" + key + "' not found (looked for " + texture.path +
                                  ")");
+      } else if (!not_regular.empty()) {
+        model.warnings.push_back("texture '" + key + "': " + texture.path + " " + not_regular +
+                                 "; not read");
+        texture.path.clear();
       }
     }
     model.textures.push_back(std::move(texture));
     const int index = static_cast<int>(model.textures.size()) - 1;
     texture_by_key[key] = index;
     return index;
+  }
+
+  // The first texture of `type` with its UV set; no texture when there is none.
+  anim::TextureUse Map(const aiMaterial& in, aiTextureType type, unsigned index = 0) {
+    anim::TextureUse use;
+    aiString name;
+    unsigned uv_set = 0;
+    if (in.GetTextureCount(type) > index &&
+        in.GetTexture(type, index, &name, nullptr, &uv_set) == AI_SUCCESS && name.length > 0) {
+      use.texture = AddTexture(name.C_Str());
+      use.uv_set = static_cast<int>(std::min(uv_set, 7u));
+    }
+    return use;
   }
 
   void BuildMaterials() {
@@ -410,14 +446,58 @@ struct Builder {
           factor >= 0.f) {
         material.alpha_cutoff = factor;
       }
-      aiString texture;
-      if ((in.GetTextureCount(aiTextureType_BASE_COLOR) > 0 &&
-           in.GetTexture(aiTextureType_BASE_COLOR, 0, &texture) == AI_SUCCESS) ||
-          (in.GetTextureCount(aiTextureType_DIFFUSE) > 0 &&
-           in.GetTexture(aiTextureType_DIFFUSE, 0, &texture) == AI_SUCCESS)) {
-        if (texture.length > 0) material.base_color_texture = AddTexture(texture.C_Str());
+      const anim::TextureUse base = Map(in, aiTextureType_BASE_COLOR).texture >= 0
+                                        ? Map(in, aiTextureType_BASE_COLOR)
+                                        : Map(in, aiTextureType_DIFFUSE);
+      material.base_color_texture = base.texture;
+      material.base_color_uv_set = base.uv_set;
+      material.metallic_roughness_map =
+          Map(in, AI_MATKEY_GLTF_PBRMETALLICROUGHNESS_METALLICROUGHNESS_TEXTURE);
+      material.normal_map = Map(in, aiTextureType_NORMALS);
+      if (in.Get(AI_MATKEY_GLTF_TEXTURE_SCALE(aiTextureType_NORMALS, 0), factor) == AI_SUCCESS &&
+          std::isfinite(factor)) {
+        material.normal_scale = factor;
+      }
+      material.occlusion_map = Map(in, aiTextureType_LIGHTMAP);
+      if (in.Get(AI_MATKEY_GLTF_TEXTURE_STRENGTH(aiTextureType_LIGHTMAP, 0), factor) ==
+              AI_SUCCESS &&
+          std::isfinite(factor)) {
+        material.occlusion_strength = std::clamp(factor, 0.f, 1.f);
+      }
+      material.emissive_map = Map(in, aiTextureType_EMISSIVE);
+      aiColor3D emissive(0.f, 0.f, 0.f);
+      if (in.Get(AI_MATKEY_COLOR_EMISSIVE, emissive) == AI_SUCCESS) {
+        const glm::vec3 e(emissive.r, emissive.g, emissive.b);
+        if (Finite(e)) material.emissive = glm::clamp(e, 0.f, 1.f);
       }
       model.materials.push_back(std::move(material));
+    }
+  }
+
+  // Every node's meshes (materials first, they are shared), then the checks that need them.
+  void BuildMeshes() {
+    BuildMaterials();
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const aiNode* node = nodes[i];
+      if (node == nullptr) continue;  // a bone added for a missing node
+      for (unsigned m = 0; m < node->mNumMeshes; ++m) {
+        if (node->mMeshes[m] >= scene.mNumMeshes)
+          Fail("a node refers to a mesh that does not exist");
+        AddMesh(*scene.mMeshes[node->mMeshes[m]], static_cast<int>(i));
+      }
+    }
+    if (vertices_over_4 > 0) {
+      model.warnings.push_back(std::to_string(vertices_over_4) +
+                               " vertices have more than 4 bone influences (meshes: " +
+                               meshes_over_4 + "); kept the 4 largest, renormalised");
+    }
+    const std::string skeleton_problem = model.skeleton.Validate();
+    if (!skeleton_problem.empty()) Fail(skeleton_problem);
+    if (model.meshes.empty()) {
+      if (model.skeleton.size() <= 1) Fail("the file holds no meshes and no skeleton");
+      model.warnings.push_back("no meshes: a skeleton only");
+    } else if (!model.has_file_skin) {
+      model.warnings.push_back("no skin: loaded as a static model (meshes follow their nodes)");
     }
   }
 
@@ -473,191 +553,73 @@ struct Builder {
   }
 };
 
-// The importer's warnings, minus its noise about weights (they are renormalised here) and
-// about the placeholder weight it gives unweighted glTF joints; repeats folded, at most 10.
-void AddImporterWarnings(const std::vector<std::string>& log, std::vector<std::string>& out) {
-  std::vector<std::string> kept;
-  for (const std::string& line : log) {
-    if (line.find("bone weight sum") != std::string::npos) continue;
-    if (line.find("mWeight has an invalid value") != std::string::npos) continue;
-    if (std::find(kept.begin(), kept.end(), line) != kept.end()) continue;
-    kept.push_back(line);
+// ----- the steps after opening -----
+
+// The file's units: metres for glTF; FBX states centimetres per unit; else unknown ("").
+std::string ReadUnits(const aiScene& scene, int gltf_version) {
+  std::string units = gltf_version > 0 ? "m" : "";
+  if (scene.mMetaData == nullptr) return units;
+  float unit_cm = 0.f;
+  double unit_cm_double = 0.0;
+  if (scene.mMetaData->Get("UnitScaleFactor", unit_cm_double)) {
+    unit_cm = static_cast<float>(unit_cm_double);
+  } else {
+    scene.mMetaData->Get("UnitScaleFactor", unit_cm);
   }
-  const std::size_t shown = std::min<std::size_t>(kept.size(), 10);
-  for (std::size_t i = 0; i < shown; ++i) out.push_back("importer: " + kept[i]);
-  if (kept.size() > shown) {
-    out.push_back("importer: " + std::to_string(kept.size() - shown) + " more warnings");
+  if (unit_cm == 1.f) return "cm";
+  if (unit_cm == 100.f) return "m";
+  if (unit_cm > 0.f && std::isfinite(unit_cm)) return std::to_string(unit_cm) + " cm";
+  return units;
+}
+
+// glTF clips again from the file itself, with their real interpolation (see gltf_clips.h).
+void ReadFileClips(GltfDocument& doc, anim::Model& model) {
+  std::vector<anim::Clip> clips;
+  std::string problem;
+  if (ReadGltfClips(doc, model.skeleton, &clips, &problem)) {
+    model.clips = std::move(clips);
+  } else if (!problem.empty()) {
+    model.warnings.push_back("clips: " + problem + "; using the importer's linear keys");
   }
 }
 
-// Object File Format headers state their vertex and face counts; assimp believes them, so a
-// header claiming billions (assimp-testmodels' invalid/OutOfMemory.off) costs minutes and
-// gigabytes before failing. Reject counts the file is too small to hold.
-void CheckOffHeader(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string word;
-  std::vector<std::string> words;
-  while (words.size() < 4 && in >> word) {
-    if (word[0] == '#') {
-      std::string rest;
-      std::getline(in, rest);
-      continue;
+// Rest-pose checks: a glTF taller than 20 units, the limb chains, the rig checks.
+void CheckModel(anim::Model& model) {
+  const anim::Pose rest = anim::RestPose(model.skeleton);
+  if (model.units == "m") {
+    const anim::Bounds bounds = anim::ComputeBounds(model, rest);
+    const float height = bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
+    if (height > 20.f) {
+      model.warnings.push_back("the model is " + std::to_string(static_cast<int>(height)) +
+                               " units tall: probably centimetres, though glTF units are "
+                               "metres; targets are in the file's units");
     }
-    words.push_back(word);
   }
-  if (words.size() < 4 || words[0].find("OFF") == std::string::npos) return;
-  std::error_code ec;
-  const double size = static_cast<double>(fs::file_size(path, ec));
-  if (ec) return;
-  char* end = nullptr;
-  const double vertices = std::strtod(words[1].c_str(), &end);
-  const double faces = std::strtod(words[2].c_str(), &end);
-  // A vertex line takes at least 6 bytes ("0 0 0\n"), a triangle at least 8 ("3 0 1 2\n").
-  if (vertices * 6.0 > size || faces * 8.0 > size) {
-    throw LoadError(path.string() + ": OFF header claims " + words[1] + " vertices and " +
-                    words[2] + " faces, more than a " +
-                    std::to_string(static_cast<long long>(size)) + "-byte file can hold");
+  model.chains = anim::DetectChains(model.skeleton, rest);
+  for (std::string& warning : anim::CheckRig(model.skeleton, rest, model.chains)) {
+    model.warnings.push_back(std::move(warning));
   }
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 }  // namespace
 
-anim::Model LoadModel(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) throw LoadError(path.string() + ": file not found");
-  if (fs::is_directory(path, ec))
-    throw LoadError(path.string() + ": is a directory, not a model file");
-  {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) throw LoadError(path.string() + ": cannot be opened for reading");
-  }
-
-  if (Lower(path.extension().string()) == ".off") CheckOffHeader(path);
-
-  std::lock_guard<std::mutex> lock(g_import_mutex);
-  EnsureLogger();
-  std::vector<std::string> log;
-  g_log_sink = &log;
-  Assimp::Importer importer;
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
-  // A skeleton-only file (BVH) stays a skeleton: no made-up mesh of bone boxes.
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-  // Read without post-processing, validate (only when there are meshes: a skeleton-only file
-  // such as BVH has none, which validation would reject), then post-process. Deliberately no
-  // LimitBoneWeights (it drops unweighted bones; weights are limited below) and no
-  // PreTransformVertices/OptimizeGraph (they flatten the hierarchy the skeleton comes from).
-  const aiScene* scene = importer.ReadFile(path.string(), 0);
-  if (scene != nullptr && scene->mNumMeshes > 0) {
-    scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
-  }
-  if (scene != nullptr) {
-    scene =
-        importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                     aiProcess_GenSmoothNormals | aiProcess_PopulateArmatureData);
-  }
-  g_log_sink = nullptr;
-  if (scene == nullptr) {
-    std::string reason = importer.GetErrorString();
-    if (reason.empty()) reason = "the importer could not read it";
-    throw LoadError(path.string() + ": " + reason);
-  }
-  for (const std::string& line : log) {
-    if (line.find("out-of-range indices") != std::string::npos) {
-      throw LoadError(path.string() +
-                      ": broken mesh: some triangles index vertices that do not exist (" + line +
-                      ")");
-    }
-  }
-  if ((scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) != 0 || scene->mRootNode == nullptr) {
-    throw LoadError(path.string() + ": the file holds an incomplete scene" +
-                    (scene->mNumMeshes == 0 ? " (no meshes)" : ""));
-  }
-
-  Builder b{*scene, path, {}, {}, {}, {}, {}, 0, {}};
-  b.model.source = path.string();
-  b.model.format = Lower(path.extension().string());
-  if (!b.model.format.empty() && b.model.format[0] == '.') b.model.format.erase(0, 1);
-  if (b.model.format == "gltf" || b.model.format == "glb") b.model.units = "m";
-  if (scene->mMetaData != nullptr) {
-    // FBX: centimetres per file unit.
-    float unit_cm = 0.f;
-    double unit_cm_double = 0.0;
-    if (scene->mMetaData->Get("UnitScaleFactor", unit_cm_double)) {
-      unit_cm = static_cast<float>(unit_cm_double);
-    } else {
-      scene->mMetaData->Get("UnitScaleFactor", unit_cm);
-    }
-    if (unit_cm == 1.f) {
-      b.model.units = "cm";
-    } else if (unit_cm == 100.f) {
-      b.model.units = "m";
-    } else if (unit_cm > 0.f && std::isfinite(unit_cm)) {
-      b.model.units = std::to_string(unit_cm) + " cm";
-    }
-  }
-  AddImporterWarnings(log, b.model.warnings);
-
-  b.BuildSkeleton();
-  b.BuildMaterials();
-  for (std::size_t i = 0; i < b.nodes.size(); ++i) {
-    const aiNode* node = b.nodes[i];
-    if (node == nullptr) continue;  // a bone added for a missing node
-    for (unsigned m = 0; m < node->mNumMeshes; ++m) {
-      if (node->mMeshes[m] >= scene->mNumMeshes)
-        b.Fail("a node refers to a mesh that does not exist");
-      b.AddMesh(*scene->mMeshes[node->mMeshes[m]], static_cast<int>(i));
-    }
-  }
-  if (b.vertices_over_4 > 0) {
-    b.model.warnings.push_back(std::to_string(b.vertices_over_4) +
-                               " vertices have more than 4 bone influences (meshes: " +
-                               b.meshes_over_4 + "); kept the 4 largest, renormalised");
-  }
-  const std::string skeleton_problem = b.model.skeleton.Validate();
-  if (!skeleton_problem.empty()) b.Fail(skeleton_problem);
-  if (b.model.meshes.empty()) {
-    if (b.model.skeleton.size() <= 1) b.Fail("the file holds no meshes and no skeleton");
-    b.model.warnings.push_back("no meshes: a skeleton only");
-  } else if (!b.model.has_file_skin) {
-    b.model.warnings.push_back("no skin: loaded as a static model (meshes follow their nodes)");
-  }
-
-  b.BuildClips();
-  if (b.model.format == "gltf" || b.model.format == "glb") {
-    std::vector<anim::Clip> clips;
-    std::string problem;
-    if (ReadGltfClips(path, b.model.skeleton, &clips, &problem)) {
-      b.model.clips = std::move(clips);
-    } else if (!problem.empty()) {
-      b.model.warnings.push_back("clips: " + problem + "; using the importer's linear keys");
-    }
-  }
-
-  const anim::Pose rest = anim::RestPose(b.model.skeleton);
-  if (b.model.units == "m") {
-    const anim::Bounds bounds = anim::ComputeBounds(b.model, rest);
-    const float height = bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
-    if (height > 20.f) {
-      b.model.warnings.push_back("the model is " + std::to_string(static_cast<int>(height)) +
-                                 " units tall: probably centimetres, though glTF units are "
-                                 "metres; targets are in the file's units");
-    }
-  }
-  b.model.chains = anim::DetectChains(b.model.skeleton, rest);
-  for (std::string& warning : anim::CheckRig(b.model.skeleton, rest, b.model.chains)) {
-    b.model.warnings.push_back(std::move(warning));
-  }
+anim::Model LoadModel(const fs::path& path, const LoadOptions& options) {
+  const ImportedScene imported = ImportScene(path, options);  // open
+  Builder b(*imported.scene, path);
+  b.model.units = ReadUnits(*imported.scene, imported.gltf_version);  // units
+  b.model.warnings = imported.warnings;
+  b.BuildSkeleton();  // skeleton
+  b.BuildMeshes();    // meshes, their materials and textures
+  b.BuildClips();     // clips
+  if (imported.gltf != nullptr) ReadFileClips(*imported.gltf, b.model);
+  CheckModel(b.model);  // checks
   return std::move(b.model);
 }
 
-bool TryLoadModel(const fs::path& path, anim::Model* model, std::string* error) {
+bool TryLoadModel(const fs::path& path, anim::Model* model, std::string* error,
+                  const LoadOptions& options) {
   try {
-    *model = LoadModel(path);
+    *model = LoadModel(path, options);
     return true;
   } catch (const LoadError& e) {
     *error = e.what();

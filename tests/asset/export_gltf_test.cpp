@@ -11,15 +11,19 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "anim/apply_ik.h"
 #include "anim/skinning.h"
 #include "asset/export_gltf.h"
+#include "asset/gltf_document.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
 #include "assets/glb_file.h"
@@ -380,6 +384,163 @@ TEST_F(PosedExport, ExternalPngTextureIsEmbedded) {
   EXPECT_EQ(trip.reloaded.textures[0].encoded, ikpose::test::ReadBytes(model.textures[0].path));
   EXPECT_TRUE(trip.warnings.empty());
   ExpectValid(dir_ / "box.glb");
+}
+
+// An accessor of `count` elements over a new data-URI buffer, appended to `gltf`.
+int AddAccessor(nlohmann::json& gltf, const std::vector<float>& values, const char* type,
+                int count) {
+  std::vector<std::uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  gltf["buffers"].push_back(
+      {{"byteLength", bytes.size()},
+       {"uri", "data:application/octet-stream;base64," + EncodeBase64(bytes)}});
+  gltf["bufferViews"].push_back(
+      {{"buffer", gltf["buffers"].size() - 1}, {"byteLength", bytes.size()}});
+  gltf["accessors"].push_back({{"bufferView", gltf["bufferViews"].size() - 1},
+                               {"componentType", 5126},
+                               {"type", type},
+                               {"count", count}});
+  return static_cast<int>(gltf["accessors"].size()) - 1;
+}
+
+// The small test scene with every map on material "embedded", a second UV set, vertex colours,
+// normals and tangents on mesh "b", and a morph target on mesh "a".
+fs::path WriteRichScene(const fs::path& dir) {
+  const fs::path file = ikpose::test::WriteTestScene(dir);
+  nlohmann::json gltf = nlohmann::json::parse(std::ifstream(file));
+  nlohmann::json& b = gltf["meshes"][1]["primitives"][0]["attributes"];
+  b["TEXCOORD_1"] = AddAccessor(gltf, {0.5f, 0.5f, 0.25f, 0.75f, 1, 0}, "VEC2", 3);
+  b["COLOR_0"] = AddAccessor(gltf, {1, 0, 0, 1, 0, 1, 0, 0.5f, 0, 0, 1, 1}, "VEC4", 3);
+  b["NORMAL"] = AddAccessor(gltf, {0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3", 3);
+  b["TANGENT"] = AddAccessor(gltf, {1, 0, 0, 1, 0, 1, 0, -1, 1, 0, 0, 1}, "VEC4", 3);
+  gltf["meshes"][0]["primitives"][0]["targets"] = nlohmann::json::array(
+      {{{"POSITION", AddAccessor(gltf, {0, 0.1f, 0, 0, 0, 0, 0, 0, 0}, "VEC3", 3)}}});
+  gltf["meshes"][0]["weights"] = {0.25};
+  gltf["meshes"][0]["extras"] = {{"targetNames", {"raise"}}};
+  nlohmann::json& m = gltf["materials"][1];
+  m["pbrMetallicRoughness"]["metallicRoughnessTexture"] = {{"index", 1}};
+  m["normalTexture"] = {{"index", 1}, {"texCoord", 1}, {"scale", 0.5}};
+  m["occlusionTexture"] = {{"index", 1}, {"strength", 0.25}};
+  m["emissiveTexture"] = {{"index", 1}};
+  m["emissiveFactor"] = {1, 0.5, 0};
+  std::ofstream(file) << gltf.dump(1);
+  return file;
+}
+
+// The maps, UV sets, colours and tangents the rich scene's material 1 and mesh "b" hold, and
+// mesh "a"'s morph target.
+void ExpectRichParts(const anim::Model& model) {
+  const auto found = std::find_if(model.materials.begin(), model.materials.end(),
+                                  [](const anim::Material& x) { return x.name == "embedded"; });
+  ASSERT_NE(found, model.materials.end());
+  const anim::Material& m = *found;
+  ASSERT_GE(m.base_color_texture, 0);
+  const std::vector<std::uint8_t>& png = model.textures[m.base_color_texture].encoded;
+  for (const anim::TextureUse* map :
+       {&m.metallic_roughness_map, &m.normal_map, &m.occlusion_map, &m.emissive_map}) {
+    ASSERT_GE(map->texture, 0);
+    EXPECT_EQ(model.textures[map->texture].encoded, png);
+  }
+  EXPECT_EQ(m.normal_map.uv_set, 1);
+  EXPECT_EQ(m.occlusion_map.uv_set, 0);
+  EXPECT_EQ(m.normal_scale, 0.5f);
+  EXPECT_EQ(m.occlusion_strength, 0.25f);
+  EXPECT_EQ(m.emissive, glm::vec3(1.f, 0.5f, 0.f));
+  const auto b = std::find_if(model.meshes.begin(), model.meshes.end(),
+                              [](const anim::Mesh& mesh) { return mesh.name == "b"; });
+  ASSERT_NE(b, model.meshes.end());
+  ASSERT_EQ(b->extra_uvs.size(), 1u);
+  ASSERT_EQ(b->colors.size(), 3u);
+  ASSERT_EQ(b->tangents_bs.size(), 3u);
+  // Vertices may be reordered: compare as sets of (uv1, colour, tangent) per position.
+  std::map<std::tuple<float, float, float>, std::tuple<glm::vec2, glm::vec4, glm::vec4>>
+      by_position;
+  for (std::size_t v = 0; v < 3; ++v) {
+    const glm::vec3 p = b->positions_bs[v];
+    by_position[{p.x, p.y, p.z}] = {b->extra_uvs[0][v], b->colors[v], b->tangents_bs[v]};
+  }
+  // glTF's (0.5, 0.5) is stored flipped like the first set: v -> 1 - v, and flipped back out.
+  const auto& [uv1, color1, tangent1] = by_position.at({2.f, 1.f, 0.f});
+  EXPECT_EQ(uv1, glm::vec2(0.25f, 0.75f));
+  EXPECT_EQ(color1, glm::vec4(0.f, 1.f, 0.f, 0.5f));
+  EXPECT_EQ(tangent1, glm::vec4(0.f, 1.f, 0.f, -1.f));
+  const auto& [uv2, color2, tangent2] = by_position.at({1.f, 2.f, 0.f});
+  EXPECT_EQ(uv2, glm::vec2(1.f, 0.f));
+  EXPECT_EQ(color2, glm::vec4(0.f, 0.f, 1.f, 1.f));
+  EXPECT_EQ(tangent2, glm::vec4(1.f, 0.f, 0.f, 1.f));
+
+  const auto a = std::find_if(model.meshes.begin(), model.meshes.end(),
+                              [](const anim::Mesh& mesh) { return mesh.name == "a"; });
+  ASSERT_NE(a, model.meshes.end());
+  ASSERT_EQ(a->morph_targets.size(), 1u);
+  const anim::MorphTarget& raise = a->morph_targets[0];
+  EXPECT_EQ(raise.name, "raise");
+  EXPECT_EQ(raise.weight, 0.25f);
+  ASSERT_EQ(raise.position_offsets_bs.size(), a->positions_bs.size());
+  for (std::size_t v = 0; v < a->positions_bs.size(); ++v) {
+    // Only the vertex at (0, 1, 0) moves, 0.1 up.
+    const bool moved = glm::length(a->positions_bs[v] - glm::vec3(0, 1, 0)) < 1e-6f;
+    EXPECT_LT(glm::length(raise.position_offsets_bs[v] - glm::vec3(0, moved ? 0.1f : 0.f, 0)),
+              1e-6f)
+        << v;
+  }
+}
+
+TEST_F(PosedExport, MapsUvSetsColoursTangentsAndMorphTargetsRoundTrip) {
+  const anim::Model model = LoadModel(WriteRichScene(dir_));
+  {
+    SCOPED_TRACE("loaded");
+    ExpectRichParts(model);
+  }
+  const RoundTrip trip = ExportAndReload(model, anim::RestPose(model.skeleton), dir_ / "rich.glb");
+  {
+    SCOPED_TRACE("exported and loaded again");
+    ExpectRichParts(trip.reloaded);
+  }
+  // Nothing is left out but the scene's stand-in external image (not really a PNG).
+  ASSERT_EQ(trip.warnings.size(), 1u);
+  EXPECT_NE(trip.warnings[0].find("is neither PNG nor JPEG"), std::string::npos)
+      << trip.warnings[0];
+}
+
+TEST_F(PosedExport, CentimetreModelIsWrittenInMetres) {
+  const fs::path dir = test::AssimpTestModelsDir();
+  const fs::path file = dir / "FBX" / "huesitos.fbx";
+  if (dir.empty() || !fs::exists(file))
+    GTEST_SKIP() << "assimp-testmodels' huesitos.fbx is absent; test skipped";
+  const anim::Model model = LoadModel(file);
+  ASSERT_EQ(model.units, "cm");
+  anim::Pose pose = anim::RestPose(model.skeleton);
+  const int bent = model.skeleton.size() / 2;
+  pose.locals_ls[bent].rotation = glm::angleAxis(0.5f, glm::vec3(0, 0, 1));
+  anim::UpdateModels(model.skeleton, pose);
+  std::vector<std::string> warnings;
+  std::string error;
+  ASSERT_TRUE(WritePosedGlb(model, pose.locals_ls, dir_ / "metres.glb", &warnings, &error))
+      << error;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("lengths written in metres"), std::string::npos) << warnings[0];
+  const anim::Model back = LoadModel(dir_ / "metres.glb");
+  EXPECT_EQ(back.units, "m");
+  const float height_m = 0.01f * ModelHeight(model, anim::RestPose(model.skeleton));
+  EXPECT_NEAR(ModelHeight(back, anim::RestPose(back.skeleton)), height_m, 1e-5f * height_m);
+  // Every joint and every skinned vertex where the pose put it, a hundredth as far out.
+  const anim::Pose back_rest = anim::RestPose(back.skeleton);
+  const std::vector<int> match = MatchByName(model.skeleton, back.skeleton);
+  for (int b = 0; b < model.skeleton.size(); ++b) {
+    if (match[b] < 0) continue;  // assimp's FBX helper nodes
+    EXPECT_LT(
+        glm::length(anim::PositionMs(back_rest, match[b]) - 0.01f * anim::PositionMs(pose, b)),
+        1e-5f * height_m)
+        << model.skeleton.names[b];
+  }
+  ASSERT_EQ(back.meshes.size(), model.meshes.size());
+  const std::vector<glm::vec3> want = anim::SkinnedPositions(model, 0, pose);
+  const std::vector<glm::vec3> got = anim::SkinnedPositions(back, 0, back_rest);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t v = 0; v < want.size(); ++v) {
+    EXPECT_LT(glm::length(got[v] - 0.01f * want[v]), 1e-5f * height_m) << v;
+  }
 }
 
 TEST_F(PosedExport, UnusablePoseIsRefusedAndLeavesNoFile) {

@@ -9,27 +9,14 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <nlohmann/json.hpp>
 
+#include "asset/gltf_document.h"
+
 namespace ikpose::test {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::string Base64(const std::vector<std::uint8_t>& bytes) {
-  static const char* kDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::uint32_t v = (static_cast<std::uint32_t>(bytes[i]) << 16) |
-                            (i + 1 < bytes.size() ? bytes[i + 1] << 8 : 0u) |
-                            (i + 2 < bytes.size() ? bytes[i + 2] : 0u);
-    out += kDigits[(v >> 18) & 63];
-    out += kDigits[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? kDigits[(v >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? kDigits[v & 63] : '=';
-  }
-  return out;
-}
 
 // Appends data to one buffer and describes it with buffer views and accessors.
 class Buffer {
@@ -51,9 +38,9 @@ class Buffer {
     return static_cast<int>(views_.size()) - 1;
   }
   void WriteInto(json& gltf) const {
-    gltf["buffers"] =
-        json::array({{{"byteLength", bin_.size()},
-                      {"uri", "data:application/octet-stream;base64," + Base64(bin_)}}});
+    gltf["buffers"] = json::array(
+        {{{"byteLength", bin_.size()},
+          {"uri", "data:application/octet-stream;base64," + asset::EncodeBase64(bin_)}}});
     gltf["bufferViews"] = views_;
     gltf["accessors"] = accessors_;
   }

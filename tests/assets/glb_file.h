@@ -1,11 +1,12 @@
-// A minimal binary glTF reader for the asset tests: the JSON chunk as nlohmann::json, the
-// binary chunk as bytes, accessors read out as flat arrays, and node transforms (rest pose or
-// one key of a clip) in model space. Checks the container, not the glTF rules (the Khronos
-// validator does that).
+// Binary glTF files as the asset tests see them: asset::GltfDocument (the program's own reader,
+// which checks the container and every accessor it reads) plus the JSON as nlohmann::json and
+// node transforms (rest pose or one key of a clip) in model space. Checks the container, not
+// the glTF rules (the Khronos validator does that).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,9 +14,12 @@
 #include <glm/gtc/quaternion.hpp>
 #include <nlohmann/json.hpp>
 
+#include "asset/gltf_document.h"
+
 namespace ikpose::test {
 
 struct GlbFile {
+  std::shared_ptr<asset::GltfDocument> document;  // reads accessors (caches buffers)
   nlohmann::json json;
   std::vector<std::uint8_t> bin;
   std::uint32_t version = 0;

@@ -73,8 +73,9 @@ std::string MakeTempDir() {
 }
 
 ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text,
-                        const std::vector<std::string>& env) {
-  return Run({}, args, stdin_text, env);
+                        const std::vector<std::string>& env,
+                        const std::vector<std::string>& wrapper) {
+  return Run(wrapper, args, stdin_text, env);
 }
 
 ProgramResult RunIkposeUnder(const std::vector<std::string>& prefix,

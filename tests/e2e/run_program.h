@@ -14,9 +14,11 @@ struct ProgramResult {
 };
 
 // Runs IKPOSE_EXE with `args`; `stdin_text` is fed on standard input. `env` entries are
-// NAME=value pairs set for that run only.
+// NAME=value pairs set for that run only; `wrapper` words come before the program (a memory
+// cap: {"prlimit", "--as=1073741824"}).
 ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string& stdin_text = "",
-                        const std::vector<std::string>& env = {});
+                        const std::vector<std::string>& env = {},
+                        const std::vector<std::string>& wrapper = {});
 
 // Runs IKPOSE_EXE with `args` under a file size limit of `max_file_bytes` (RLIMIT_FSIZE, with
 // SIGXFSZ ignored so that a write past it fails with EFBIG instead of killing the program):

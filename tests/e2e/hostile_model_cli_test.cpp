@@ -1,0 +1,91 @@
+// Hostile model files through the real program: `ikpose inspect` under a 2 GiB address-space
+// cap answers each with its exit status and exactly one stderr line (or loads what glTF allows).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "asset/gltf_document.h"
+#include "run_program.h"
+
+namespace ikpose::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kMemoryCap = {"prlimit", "--as=2147483648"};
+
+class HostileModelCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = MakeTempDir();
+    doc_ = asset::GltfDocument::Read(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+    return path.string();
+  }
+
+  // One stderr line "ikpose: error: <path>: ...<what>...", exit 1, nothing on stdout.
+  void ExpectRefused(const std::string& path, const std::string& what) {
+    const ProgramResult r = RunIkpose({"inspect", path}, "", {}, kMemoryCap);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("ikpose: error: " + path + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+
+  fs::path dir_;
+  asset::GltfDocument doc_;
+};
+
+TEST_F(HostileModelCli, HugeChunkLengthIsOneLine) {
+  std::vector<std::uint8_t> bytes = doc_.PackedBytes();
+  const std::uint32_t huge = 0xFFFFFFF0u;
+  std::memcpy(&bytes[12], &huge, 4);
+  ExpectRefused(Write("huge.glb", bytes), "GLB chunk 0: length 4294967280");
+}
+
+TEST_F(HostileModelCli, TruncatedFileIsOneLine) {
+  std::vector<std::uint8_t> bytes = doc_.PackedBytes();
+  bytes.resize(bytes.size() / 3);
+  ExpectRefused(Write("cut.glb", bytes), "GLB header: length");
+}
+
+TEST_F(HostileModelCli, DeepNodeChainIsOneLine) {
+  asset::GltfJson& nodes = doc_.json["nodes"];
+  const std::size_t first = nodes.size();
+  for (std::size_t i = 0; i < 20000; ++i) {
+    nodes.push_back({{"children", asset::GltfJson::array({first + i + 1})}});
+  }
+  nodes.push_back(asset::GltfJson::object());
+  doc_.json["scenes"][0]["nodes"].push_back(first);
+  ExpectRefused(Write("deep.glb", doc_.PackedBytes()), "levels deep");
+}
+
+TEST_F(HostileModelCli, FifoAsTheModelIsOneLineAndDoesNotHang) {
+  const std::string fifo = (dir_ / "pipe.glb").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ExpectRefused(fifo, "is a FIFO, not a regular file");
+}
+
+TEST_F(HostileModelCli, SkinWithoutInverseBindMatricesIsInspected) {
+  doc_.json["skins"][0].erase("inverseBindMatrices");
+  const ProgramResult r = RunIkpose({"inspect", "--json", Write("implied.glb", doc_.PackedBytes())},
+                                    "", {}, kMemoryCap);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("\"left_leg\""), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace ikpose::test
