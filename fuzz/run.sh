@@ -12,15 +12,16 @@ seconds=${2:-20}
 
 mkdir -p "$build/artifacts"
 work="$build/corpus/gltf_clips"
-mkdir -p "$work"
+mkdir -p "$work" "$build/corpus/gltf_check"
 cp -f assets/character.glb "$work/"
+cp -f assets/character.glb "$build/corpus/gltf_check/"
 for f in /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf \
          /usr/share/assimp/models/glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf; do
-  [ -f "$f" ] && cp -f "$f" "$work/"
+  [ -f "$f" ] && cp -f "$f" "$work/" && cp -f "$f" "$build/corpus/gltf_check/"
 done
 
 status=0
-for target in scenario pose_file solve_line gltf_clips; do
+for target in scenario pose_file solve_line gltf_clips gltf_check; do
   exe="$build/fuzz/fuzz_$target"
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"

@@ -34,11 +34,11 @@ Affine Compose(const Affine& outer, const Affine& inner) {
   return x;
 }
 
-namespace detail {
+namespace {
 
-bool InverseIfInvertible(const Affine& x, Affine* inv) {
-  // Rows of the inverse are the cross products of the columns over the determinant
-  // (the adjugate formula for a 3x3 matrix).
+// The inverse by the adjugate (rows of the inverse are the cross products of the columns over
+// the determinant); returns the determinant, and leaves *inv alone when it is zero.
+float InverseByAdjugate(const Affine& x, Affine* inv) {
   const glm::vec3& c0 = x.linear[0];
   const glm::vec3& c1 = x.linear[1];
   const glm::vec3& c2 = x.linear[2];
@@ -46,38 +46,35 @@ bool InverseIfInvertible(const Affine& x, Affine* inv) {
   const glm::vec3 r1 = glm::cross(c2, c0);
   const glm::vec3 r2 = glm::cross(c0, c1);
   const float det = glm::dot(c0, r0);
-  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
-  const float tsum = x.translation.x + x.translation.y + x.translation.z;
-  // |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
-  if (!std::isfinite(size2) || !std::isfinite(det) || !std::isfinite(tsum) || !(size2 > 0.f) ||
-      !(det * det > 1e-12f * size2)) {
-    return false;
-  }
+  if (det == 0.f || !std::isfinite(det)) return det;
   const float s = 1.f / det;
   inv->linear = glm::transpose(glm::mat3(r0 * s, r1 * s, r2 * s));
   inv->translation = -(inv->linear * x.translation);
-  return true;
+  return det;
+}
+
+}  // namespace
+
+namespace detail {
+
+bool InverseIfInvertible(const Affine& x, Affine* inv) {
+  const float det = InverseByAdjugate(x, inv);
+  const glm::vec3& c0 = x.linear[0];
+  const glm::vec3& c1 = x.linear[1];
+  const glm::vec3& c2 = x.linear[2];
+  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  const float tsum = x.translation.x + x.translation.y + x.translation.z;
+  // |det| / (|c0||c1||c2|) is 1 for orthogonal columns and 0 for dependent ones.
+  return std::isfinite(size2) && std::isfinite(det) && std::isfinite(tsum) && size2 > 0.f &&
+         det * det > 1e-12f * size2;
 }
 
 }  // namespace detail
 
 Affine Inverse(const Affine& x) {
-  const glm::vec3& c0 = x.linear[0];
-  const glm::vec3& c1 = x.linear[1];
-  const glm::vec3& c2 = x.linear[2];
-  const glm::vec3 r0 = glm::cross(c1, c2);
-  const glm::vec3 r1 = glm::cross(c2, c0);
-  const glm::vec3 r2 = glm::cross(c0, c1);
-  const float det = glm::dot(c0, r0);
   Affine inv;
-  if (det == 0.f || !std::isfinite(det)) {
-    inv.linear = glm::mat3(0.f);
-    inv.translation = glm::vec3(0.f);
-    return inv;
-  }
-  const float s = 1.f / det;
-  inv.linear = glm::transpose(glm::mat3(r0 * s, r1 * s, r2 * s));
-  inv.translation = -(inv.linear * x.translation);
+  const float det = InverseByAdjugate(x, &inv);
+  if (det == 0.f || !std::isfinite(det)) return Affine{glm::mat3(0.f), glm::vec3(0.f)};
   return inv;
 }
 

@@ -1,0 +1,72 @@
+// The bundled ladder scene (assets/scenes/ladder.json, the README's picture) poses like a
+// climber: every hand and foot on its rung and reached, hands gripping (the wrist sent off the
+// rung so the grip's centre is on the axis, the hand turned), knees toward the ladder, the
+// pelvis fitted close to it.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "run_program.h"
+
+namespace ikpose::test {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+double Component(const json& v, int i) {
+  return v[i].get<double>();
+}
+
+// How far `p` is in front of the line from `a` to `c`, along +z (the character faces +z).
+double InFrontOfLine(const json& a, const json& p, const json& c) {
+  double ac[3], ap[3];
+  for (int i = 0; i < 3; ++i) {
+    ac[i] = Component(c, i) - Component(a, i);
+    ap[i] = Component(p, i) - Component(a, i);
+  }
+  const double t = (ac[0] * ap[0] + ac[1] * ap[1] + ac[2] * ap[2]) /
+                   (ac[0] * ac[0] + ac[1] * ac[1] + ac[2] * ac[2]);
+  return ap[2] - t * ac[2];
+}
+
+TEST(LadderScene, HandsGripFeetStandKneesTowardTheLadder) {
+  const fs::path scene = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder.json";
+  const ProgramResult r = RunIkpose({"pose", "--scene", scene.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json chains = json::parse(r.out)["chains"];
+  const double rung_z = 0.45, radius = 0.018, spacing = 0.3, first = 0.3;
+  for (const char* limb : {"left_arm", "right_arm", "left_leg", "right_leg"}) {
+    SCOPED_TRACE(limb);
+    ASSERT_TRUE(chains.contains(limb));
+    const json& c = chains[limb];
+    EXPECT_EQ(c["reach"], "reachable");
+    EXPECT_LT(c["error"].get<double>(), 1e-4) << "the end joint reached its goal";
+    const bool leg = std::string(limb).find("leg") != std::string::npos;
+    // The target is on a rung: its axis for hands, its top for feet, at the ladder's depth.
+    const double y = Component(c["target"], 1) - (leg ? radius : 0.0);
+    const double rung = (y - first) / spacing;
+    EXPECT_NEAR(rung, std::round(rung), 1e-4) << "on a rung";
+    EXPECT_NEAR(Component(c["target"], 2), rung_z, 1e-5);
+    // Gripping and standing send the wrist and ankle off the rung: behind it (toward the
+    // climber), the wrist below the axis (fingers up over it), the ankle above the rung's top.
+    ASSERT_TRUE(c.contains("end_target")) << "a snapped limb grips or stands";
+    EXPECT_LT(Component(c["end_target"], 2), rung_z);
+    if (leg) {
+      EXPECT_GT(Component(c["end_target"], 1), Component(c["target"], 1));
+      EXPECT_GT(InFrontOfLine(c["a"], c["b"], c["c"]), 0.02) << "knee toward the ladder";
+    } else {
+      EXPECT_LT(Component(c["end_target"], 1), Component(c["target"], 1));
+    }
+  }
+  // The pelvis: fitted close to the ladder, above the feet.
+  const json hip = chains["left_leg"]["a"];
+  EXPECT_LT(rung_z - Component(hip, 2), 0.4) << "close to the ladder";
+  EXPECT_GT(rung_z - Component(hip, 2), 0.15) << "not in it";
+}
+
+}  // namespace
+}  // namespace ikpose::test
