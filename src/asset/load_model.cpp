@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
 #include <utility>
 
@@ -590,7 +591,9 @@ void CheckModel(anim::Model& model) {
     const anim::Bounds bounds = anim::ComputeBounds(model, rest);
     const float height = bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
     if (height > 20.f) {
-      model.warnings.push_back("the model is " + std::to_string(static_cast<int>(height)) +
+      char tall[32];  // no int cast: a height may be 7.5e32
+      std::snprintf(tall, sizeof tall, "%.4g", static_cast<double>(height));
+      model.warnings.push_back(std::string("the model is ") + tall +
                                " units tall: probably centimetres, though glTF units are "
                                "metres; targets are in the file's units");
     }

@@ -232,3 +232,29 @@ TEST_F(HostileGltf, VrmFileIsRecognisedByContent) {
 
 }  // namespace
 }  // namespace ikpose::asset
+
+namespace ikpose::asset {
+namespace {
+
+// A model 1.8e12 units tall (past any int) loads and says so in a number, not in an int that
+// wrapped around (the warning once read "-2147483648 units tall"; UBSan's float-cast-overflow
+// guards the rest).
+TEST_F(HostileGltf, AnAbsurdlyTallModelSaysHowTallInAFloat) {
+  for (const GltfJson& root : doc_.json["scenes"][0]["nodes"]) {
+    doc_.json["nodes"][root.get<std::size_t>()]["scale"] = GltfJson::array({1e12, 1e12, 1e12});
+  }
+  anim::Model model;
+  std::string error;
+  ASSERT_TRUE(TryLoadModel(WriteDoc("tall.glb"), &model, &error)) << error;
+  bool said = false;
+  for (const std::string& w : model.warnings) {
+    if (w.find("units tall") == std::string::npos) continue;
+    said = true;
+    EXPECT_NE(w.find("e+12 units tall"), std::string::npos) << w;
+    EXPECT_EQ(w.find('-'), std::string::npos) << w;
+  }
+  EXPECT_TRUE(said) << "a model this tall is flagged";
+}
+
+}  // namespace
+}  // namespace ikpose::asset
