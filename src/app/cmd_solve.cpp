@@ -11,6 +11,7 @@
 
 #include "anim/bounded_input.h"
 #include "app/error_line.h"
+#include "asset/report.h"
 #include "ik/two_bone_positions.h"
 
 namespace ikpose::app {
@@ -108,19 +109,12 @@ json Report(const ik::PositionsReport& rep) {
   out["reach"] = std::string(ik::ReachName(r.reach));
   out["b"] = Vec(r.knee_ms);
   out["c"] = Vec(r.foot_ms);
-  out["circle"] = json{{"center", Vec(rep.circle.center_ms)},
-                       {"radius", Short(rep.circle.radius)},
-                       {"normal", Vec(rep.circle.normal_ms)}};
+  asset::AddKneeGeometry(rep, &Short, out);
   out["error"] = Short(rep.residual);
   out["length_ab"] = Short(rep.length_ab);
   out["length_bc"] = Short(rep.length_bc);
-  out["length_at"] = Short(rep.length_at);
-  out["reach_margin"] = Short(rep.reach_margin);
   out["cos_theta"] = Short(rep.cos_theta);
   out["theta_deg"] = Short(glm::degrees(rep.theta_rad));
-  out["knee_bend_deg"] = Short(rep.knee_bend_deg);
-  out["knee_displacement"] = Short(rep.knee_displacement);
-  out["flip_margin"] = Short(rep.flip_margin);
   out["limit_clamped"] = r.limit_clamped;
   out["softened"] = r.softened;
   out["used_pole"] = rep.used_pole;

@@ -6,8 +6,6 @@
 
 namespace ikpose::asset {
 
-namespace {
-
 // Rounds away float noise so reports diff cleanly (7 significant digits of a float).
 double Clean(float value) {
   if (!std::isfinite(value)) return 0.0;
@@ -17,6 +15,8 @@ double Clean(float value) {
       std::pow(10.0, 6 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
   return std::round(v * magnitude) / magnitude;
 }
+
+namespace {
 
 Json Names(const anim::Skeleton& skeleton, std::initializer_list<int> bones) {
   Json names = Json::array();
@@ -198,14 +198,7 @@ Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::
     c["c"] = ToJson(r.end_ms);
     c["b_solver"] = ToJson(p.result.knee_ms);
     c["c_solver"] = ToJson(p.result.foot_ms);
-    c["circle"] = {{"center", ToJson(p.circle.center_ms)},
-                   {"radius", Clean(p.circle.radius)},
-                   {"normal", ToJson(p.circle.normal_ms)}};
-    c["length_at"] = Clean(p.length_at);
-    c["reach_margin"] = Clean(p.reach_margin);
-    c["knee_bend_deg"] = Clean(p.knee_bend_deg);
-    c["knee_displacement"] = Clean(p.knee_displacement);
-    c["flip_margin"] = Clean(p.flip_margin);
+    AddKneeGeometry(p, &Clean, c);
     c["policy"] = anim::PolicyName(r.policy);
     if (r.policy == anim::KneePolicy::kNatural) {
       c["swivel_deg"] = Clean(r.swivel.swivel_deg);

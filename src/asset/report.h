@@ -42,6 +42,28 @@ struct SolvedChain {
 Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::Pose& after,
                 const std::vector<SolvedChain>& chains);
 
+// The positions step's knee geometry, shared by pose reports and `ikpose solve`: the knee
+// circle, |at|, the reach margin, the knee bend, how far the knee moved and the flip margin,
+// each number written by `number` (pose reports round to 7 digits, solve keeps the shortest
+// float). `J` is either JSON type (ordered for reports).
+template <typename J>
+void AddKneeGeometry(const ik::PositionsReport& p, double (*number)(float), J& out) {
+  const auto vec = [number](const glm::vec3& v) {
+    return J::array({number(v.x), number(v.y), number(v.z)});
+  };
+  out["circle"] = {{"center", vec(p.circle.center_ms)},
+                   {"radius", number(p.circle.radius)},
+                   {"normal", vec(p.circle.normal_ms)}};
+  out["length_at"] = number(p.length_at);
+  out["reach_margin"] = number(p.reach_margin);
+  out["knee_bend_deg"] = number(p.knee_bend_deg);
+  out["knee_displacement"] = number(p.knee_displacement);
+  out["flip_margin"] = number(p.flip_margin);
+}
+
+// A float rounded to 7 significant digits (0 for non-finite): how reports write numbers.
+double Clean(float value);
+
 Json ToJson(const glm::vec3& v);
 Json ToJson(const glm::quat& q);  // [x, y, z, w]
 
