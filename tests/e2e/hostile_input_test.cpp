@@ -21,14 +21,6 @@
 
 #include "run_program.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define IKPOSE_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IKPOSE_TEST_ASAN 1
-#endif
-#endif
-
 namespace ikpose::test {
 namespace {
 
@@ -42,9 +34,7 @@ ProgramResult RunCapped(const std::vector<std::string>& args,
                         const std::vector<std::string>& limits = {},
                         const std::string& stdin_text = "") {
   std::vector<std::string> prefix = {"prlimit"};
-#ifndef IKPOSE_TEST_ASAN
-  prefix.push_back("--as=2000000000");
-#endif
+  if (!BuiltWithAddressSanitizer()) prefix.push_back("--as=2000000000");
   prefix.insert(prefix.end(), limits.begin(), limits.end());
   prefix.push_back("--");
   return RunIkposeUnder(prefix, args, stdin_text);

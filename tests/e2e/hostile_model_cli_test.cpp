@@ -16,8 +16,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kMemoryCap = {"prlimit", "--as=2147483648"};
-
 class HostileModelCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -36,7 +34,7 @@ class HostileModelCli : public ::testing::Test {
 
   // One stderr line "ikpose: error: <path>: ...<what>...", exit 1, nothing on stdout.
   void ExpectRefused(const std::string& path, const std::string& what) {
-    const ProgramResult r = RunIkpose({"inspect", path}, "", {}, kMemoryCap);
+    const ProgramResult r = RunIkpose({"inspect", path}, "", {}, MemoryCapPrefix());
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(r.err.rfind("ikpose: error: " + path + ": ", 0), 0u) << r.err;
@@ -81,7 +79,7 @@ TEST_F(HostileModelCli, FifoAsTheModelIsOneLineAndDoesNotHang) {
 TEST_F(HostileModelCli, SkinWithoutInverseBindMatricesIsInspected) {
   doc_.json["skins"][0].erase("inverseBindMatrices");
   const ProgramResult r = RunIkpose({"inspect", "--json", Write("implied.glb", doc_.PackedBytes())},
-                                    "", {}, kMemoryCap);
+                                    "", {}, MemoryCapPrefix());
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("\"left_leg\""), std::string::npos) << r.out;

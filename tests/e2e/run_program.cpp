@@ -12,6 +12,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define IKPOSE_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IKPOSE_TEST_ASAN 1
+#endif
+#endif
+
 namespace ikpose::test {
 
 namespace {
@@ -120,6 +128,19 @@ ProgramResult RunIkposeWithFileSizeLimit(const std::vector<std::string>& args,
   if (::waitpid(child, &status, 0) != child) throw std::runtime_error("waitpid failed");
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+bool BuiltWithAddressSanitizer() {
+#ifdef IKPOSE_TEST_ASAN
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::vector<std::string> MemoryCapPrefix() {
+  if (BuiltWithAddressSanitizer()) return {};
+  return {"prlimit", "--as=2000000000", "--"};
 }
 
 }  // namespace ikpose::test

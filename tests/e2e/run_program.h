@@ -32,6 +32,11 @@ ProgramResult RunIkposeUnder(const std::vector<std::string>& prefix,
                              const std::vector<std::string>& args,
                              const std::string& stdin_text = "");
 
+// The words that run a program with its address space capped at 2 GB (prlimit --as), or none
+// in the ASan build, whose shadow memory needs the address space.
+std::vector<std::string> MemoryCapPrefix();
+bool BuiltWithAddressSanitizer();
+
 // A fresh empty folder for one test's files.
 std::string MakeTempDir();
 
