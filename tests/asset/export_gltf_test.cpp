@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -585,6 +586,26 @@ class SharedModelExport : public ::testing::TestWithParam<const char*> {
   fs::path dir_;
 };
 
+// What a model carries beyond its pose, by kind: an export must keep every kind it loaded.
+std::vector<std::string> CarriedKinds(const anim::Model& model) {
+  std::set<std::string> kinds;
+  for (const anim::Mesh& mesh : model.meshes) {
+    if (!mesh.morph_targets.empty()) kinds.insert("morph targets");
+    if (!mesh.extra_uvs.empty()) kinds.insert("extra UV sets");
+    if (!mesh.colors.empty()) kinds.insert("vertex colours");
+    if (!mesh.tangents_bs.empty()) kinds.insert("tangents");
+    if (!mesh.uvs.empty()) kinds.insert("UVs");
+  }
+  for (const anim::Material& m : model.materials) {
+    if (m.base_color_texture >= 0) kinds.insert("base colour map");
+    if (m.metallic_roughness_map.texture >= 0) kinds.insert("metallic-roughness map");
+    if (m.normal_map.texture >= 0) kinds.insert("normal map");
+    if (m.occlusion_map.texture >= 0) kinds.insert("occlusion map");
+    if (m.emissive_map.texture >= 0) kinds.insert("emissive map");
+  }
+  return {kinds.begin(), kinds.end()};
+}
+
 TEST_P(SharedModelExport, PoseRoundTripsThroughTheExportedFile) {
   const fs::path file = test::SharedModelsDir() / GetParam();
   if (!fs::exists(file)) GTEST_SKIP() << file << " is absent";
@@ -610,6 +631,8 @@ TEST_P(SharedModelExport, PoseRoundTripsThroughTheExportedFile) {
             << trip.max_joint_error << ", max vertex error " << trip.max_vertex_error << " (height "
             << trip.height << ")\n";
   ExpectValid(out);
+  // Maps, UV sets, colours, tangents and morph targets survive; the size is the vertex check's.
+  EXPECT_EQ(CarriedKinds(trip.reloaded), CarriedKinds(model));
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, SharedModelExport,
