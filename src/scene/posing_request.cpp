@@ -62,6 +62,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     target.options = limb.options;
     target.from_rest = limb.from_rest;
     if (limb.pinned) target.pinned = *limb.pinned;
+    target.grip = limb.grip;
   }
   if (scenario.body) session.body = *scenario.body;
   if (scenario.ladder) {

@@ -87,6 +87,8 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
       limb.from_rest = Bool(value, f);
     } else if (key == "pinned") {
       limb.pinned = Bool(value, f);
+    } else if (key == "grip") {
+      limb.grip = Bool(value, f);
     } else if (key == "policy") {
       if (!value.is_string() || !anim::ParsePolicy(value.get<std::string>(), &limb.options.policy))
         throw FieldError{f + " must be \"seed\", \"natural\" or \"pole\""};
@@ -272,6 +274,7 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     if (o.use_pole) out["pole"] = ToJson(o.pole_ms);
     if (limb.options.swivel_range_deg > 0.0f) out["swivel_deg"] = limb.options.swivel_range_deg;
     if (limb.pinned) out["pinned"] = *limb.pinned;
+    if (!limb.grip) out["grip"] = false;
     if (o.use_limits)
       out["limits"] = {{"min_deg", o.limits.min_deg}, {"max_deg", o.limits.max_deg}};
     limbs[std::string(anim::LimbName(l))] = out;
@@ -315,6 +318,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     limb.options = target.options;
     limb.from_rest = target.from_rest;
     limb.pinned = target.pinned;
+    limb.grip = target.grip;
   }
   s.ladder = session.ladder;
   s.ladder_enabled = session.ladder_enabled;

@@ -31,6 +31,7 @@ struct LimbSetting {
   anim::ChainSolveOptions options = anim::NaturalOptions();
   bool from_rest = false;
   std::optional<bool> pinned;  // absent: the limb's default (feet pinned)
+  bool grip = true;            // on a rung: grip (hands) or stand (feet)
 };
 
 struct Scenario {

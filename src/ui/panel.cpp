@@ -153,6 +153,10 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
     placed |= ImGui::Checkbox("solve from rest pose", &target.from_rest);
     ImGui::SameLine();
     ImGui::Checkbox("pinned", &target.pinned);
+    if (target.rung >= 0) {  // on a rung: a hand grips it, a foot stands on it
+      ImGui::SameLine();
+      ImGui::Checkbox(scene::IsLeg(limb) ? "stand on rung" : "grip rung", &target.grip);
+    }
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("pinned: stays put when the body moves; else it moves with the body");
     }

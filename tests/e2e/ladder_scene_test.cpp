@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,23 @@ TEST(LadderScene, HandsGripFeetStandKneesTowardTheLadder) {
   const json hip = chains["left_leg"]["a"];
   EXPECT_LT(rung_z - Component(hip, 2), 0.4) << "close to the ladder";
   EXPECT_GT(rung_z - Component(hip, 2), 0.15) << "not in it";
+}
+
+// "grip": false puts the wrist itself on the rung's axis, as a plain snap does.
+TEST(LadderScene, GripOffSendsTheWristToTheRung) {
+  const fs::path scene = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder.json";
+  std::ifstream in(scene);
+  json j = json::parse(in);
+  j["model"] = (scene.parent_path() / j["model"].get<std::string>()).string();
+  j["limbs"]["left_arm"]["grip"] = false;
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/no_grip.json") << j.dump();
+  const ProgramResult r = RunIkpose({"pose", "--scene", dir + "/no_grip.json", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json chains = json::parse(r.out)["chains"];
+  EXPECT_FALSE(chains["left_arm"].contains("end_target")) << "the wrist goes to the target";
+  EXPECT_TRUE(chains["right_arm"].contains("end_target")) << "the other hand still grips";
+  fs::remove_all(dir);
 }
 
 }  // namespace
