@@ -38,10 +38,18 @@ void PrintText(const asset::Json& j, std::ostream& out) {
         << c["circle"]["radius"].dump() << ", normal " << Vec(c["circle"]["normal"]) << "\n";
     out << "  knee bend " << c["knee_bend_deg"].dump() << " deg, knee moved "
         << c["knee_displacement"].dump() << ", reach margin " << c["reach_margin"].dump()
-        << (c["used_pole"].get<bool>() ? ", bent toward the pole" : "")
+        << (c["policy"] == "pole" ? ", bent toward the pole" : "")
         << (c["used_fallback_side"].get<bool>() ? ", bend side arbitrary (straight chain)" : "")
         << (c["limit_clamped"].get<bool>() ? ", limited" : "")
         << (c["softened"].get<bool>() ? ", softened" : "") << "\n";
+    out << "  knee policy " << c["policy"].get<std::string>();
+    if (c.contains("swivel_deg")) {
+      out << ": swivel " << c["swivel_deg"].dump() << " deg of +-" << c["swivel_range_deg"].dump()
+          << " from the natural bend " << Vec(c["natural_ms"]) << " (the current knee's "
+          << c["swivel_reference_deg"].dump() << " deg"
+          << (c["swivel_clamped"].get<bool>() ? ", held in range)" : ")");
+    }
+    out << "\n";
     out << "  hip turned " << c["hip_delta_ls"]["angle_deg"].dump() << " deg about "
         << Vec(c["hip_delta_ls"]["axis"]) << ", knee turned "
         << c["knee_delta_ls"]["angle_deg"].dump() << " deg about "
