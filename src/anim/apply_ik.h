@@ -56,7 +56,8 @@ struct ChainSolveResult {
   glm::vec3 end_ms{0.f};
   float error_ms = 0.f;                   // |end_ms - end_target_ms|
   KneePolicy policy = KneePolicy::kSeed;  // the policy that placed the knee
-  SwivelChoice swivel;                    // natural: the natural direction and the swivel
+  float grip_weight = 1.0f;  // a limb following a clip onto a rung: how far it is blended in
+  SwivelChoice swivel;       // natural: the natural direction and the swivel
 };
 
 // `pose.models_ms` must be up to date (UpdateModels); they are kept up to date.

@@ -135,7 +135,7 @@ void Frame(ViewerState& state, float seconds) {
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
   } else if (session.ladder_enabled) {
-    session.ladder.Draw(state.grid_lines);  // a prop, drawn even without the overlays
+    session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
 
   // Rendering. The window's first frame goes straight to the screen without multisampling

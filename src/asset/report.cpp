@@ -190,6 +190,7 @@ Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::
     Json c = ChainJson(s, sc.chain);
     c["target"] = ToJson(r.target_ms);
     if (r.end_target_ms != r.target_ms) c["end_target"] = ToJson(r.end_target_ms);
+    if (r.grip_weight < 1.0f) c["grip_weight"] = Clean(r.grip_weight);
     if (sc.has_pole) c["pole"] = ToJson(sc.pole_ms);
     c["reach"] = std::string(ik::ReachName(r.output.reach));
     c["error"] = Clean(r.error_ms);

@@ -68,6 +68,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
+    session.ladder_follows_clip = scenario.ladder_follows_clip;
     if (scenario.ladder_snap) session.SnapToRungs();
     if (scenario.ladder_fit_body) session.FitBodyToLadder();
   }

@@ -1,5 +1,8 @@
 #include "scene/posing_session.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ikpose::scene {
 
 namespace {
@@ -158,6 +161,8 @@ void PosingSession::Evaluate() {
   ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
   const bool body_moved = body != BodyMove{};
   pose_ = base_;
+  ScrollLadder();
+  const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
     anim::ChainSolveResult& result = results_[static_cast<int>(limb)];
@@ -173,6 +178,8 @@ void PosingSession::Evaluate() {
     }
     if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
       result = SolveOnRung(limb, t);
+    } else if (follow && !t.given && t.enabled) {
+      result = FollowRung(limb, t);
     } else if (t.given && t.enabled) {
       result = SolveTarget(*model_, chain(limb), t, rest_, pose_);
     } else if (holds && t.enabled) {
@@ -189,7 +196,8 @@ void PosingSession::Evaluate() {
   }
 }
 
-anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
+anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t,
+                                                  float weight) {
   const int i = static_cast<int>(limb);
   const bool leg = IsLeg(limb);
   if ((leg && !feet_[i].valid) || (!leg && !hands_[i].valid)) {
@@ -197,16 +205,111 @@ anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTar
   }
   const EndGoal goal =
       leg ? StandOnRung(feet_[i], t.target_ms)
-          : GripRung(hands_[i], t.target_ms, chains().forward_ms, ladder.rung_radius);
+          : GripRung(hands_[i], t.target_ms, chains().forward_ms, ladder_now_.rung_radius);
   LimbTarget on_rung = t;
   on_rung.target_ms = goal.end_target_ms;
   on_rung.options.end_rotation = ik::EndRotation::kTarget;
   on_rung.options.target_rotation_ms = goal.rotation_ms;
+  on_rung.options.solver.weight *= weight;
   anim::ChainSolveResult result = SolveTarget(*model_, chain(limb), on_rung, rest_, pose_);
-  if (result.ok && !leg) {
-    CurlFingers(model_->skeleton, hands_[i], chain(limb).end, ladder.rung_radius, pose_);
+  if (result.ok && !leg && weight >= 1.0f) {
+    CurlFingers(model_->skeleton, hands_[i], chain(limb).end, ladder_now_.rung_radius, pose_);
   }
   result.target_ms = t.target_ms;  // the grip point; end_target_ms is where the wrist went
+  return result;
+}
+
+void PosingSession::MeasureClimb() {
+  if (climb_.clip == playback.clip) return;
+  climb_ = ClipClimb{};
+  climb_.clip = playback.clip;
+  if (playback.clip < 0 || playback.clip >= static_cast<int>(model_->clips.size())) return;
+  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
+  if (!(clip.duration > 0.0f)) return;
+  // Sample every hand and foot; the held ones slide down at the climb's rate, so the median
+  // vertical speed of all of them is that rate when they hold more than half the time.
+  constexpr int kSamples = 64;
+  const float dt = clip.duration / kSamples;
+  std::vector<std::array<glm::vec3, 4>> ends(kSamples);
+  anim::Pose pose = rest_;
+  for (int k = 0; k < kSamples; ++k) {
+    pose.locals_ls = rest_.locals_ls;
+    anim::SampleClip(clip, static_cast<float>(k) * dt, pose.locals_ls);
+    anim::UpdateModels(model_->skeleton, pose);
+    for (anim::Limb limb : anim::kLimbs) {
+      if (chain(limb).valid())
+        ends[k][static_cast<int>(limb)] = anim::EndPositionMs(chain(limb), pose);
+    }
+  }
+  std::vector<float> speeds;
+  for (int k = 0; k < kSamples; ++k) {
+    for (anim::Limb limb : anim::kLimbs) {
+      if (!chain(limb).valid()) continue;
+      const int i = static_cast<int>(limb);
+      speeds.push_back((ends[(k + 1) % kSamples][i].y - ends[k][i].y) / dt);
+    }
+  }
+  if (speeds.empty()) return;
+  std::nth_element(speeds.begin(), speeds.begin() + static_cast<long>(speeds.size() / 2),
+                   speeds.end());
+  const float rate = -speeds[speeds.size() / 2];
+  float leg = 0.0f;
+  for (anim::Limb limb : anim::kLimbs) {
+    leg = std::max(leg, chain(limb).upper_length + chain(limb).lower_length);
+  }
+  if (!(rate > 0.05f * leg)) return;  // not climbing in place
+  // The phase from a held foot: its sole rests on a rung's top.
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    const int i = static_cast<int>(limb);
+    if (!chain(limb).valid() || !feet_[i].valid) continue;
+    for (int k = 0; k < kSamples; ++k) {
+      const float speed = (ends[(k + 1) % kSamples][i].y - ends[k][i].y) / dt;
+      if (std::abs(speed + rate) > 0.02f * rate) continue;
+      const float axis_y = ends[k][i].y - feet_[i].ankle_from_ball_ms.y - ladder.rung_radius;
+      climb_.rate = rate;
+      climb_.phase = axis_y + rate * static_cast<float>(k) * dt;
+      return;
+    }
+  }
+}
+
+void PosingSession::ScrollLadder() {
+  ladder_now_ = ladder;
+  if (!ladder_follows_clip || !ladder.Valid()) return;
+  MeasureClimb();
+  if (!(climb_.rate > 0.0f)) return;
+  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
+  const float t = anim::ClipTime(clip.duration, clip.loop, playback.time);
+  // Rungs where the clip has them: axis heights equal to phase - rate * t, modulo the spacing;
+  // the ladder moves down by less than one spacing from where it stands.
+  const float s = ladder.rung_spacing;
+  float shift =
+      std::fmod(climb_.phase - climb_.rate * t - (ladder.base_ms.y + ladder.first_rung_height), s);
+  if (shift > 0.0f) shift -= s;
+  ladder_now_.base_ms.y += shift;
+}
+
+anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarget& t) {
+  const int i = static_cast<int>(limb);
+  const bool leg = IsLeg(limb);
+  const glm::vec3 end = anim::EndPositionMs(chain(limb), base_);
+  // The rung the clip's hand grips (its axis a little above the wrist) or foot stands on.
+  glm::vec3 probe = end;
+  probe.y += leg ? -(feet_[i].ankle_from_ball_ms.y + ladder_now_.rung_radius)
+                 : 0.5f * hands_[i].palm_length;
+  const int rung = ladder_now_.NearestRung(probe);
+  LimbTarget on = t;
+  on.target_ms = leg ? ladder_now_.RestPoint(rung, end) : ladder_now_.GripPoint(rung, end);
+  // Blended in over the last third of a rung: full within a tenth of a spacing of the hold.
+  const EndGoal goal =
+      leg ? StandOnRung(feet_[i], on.target_ms)
+          : GripRung(hands_[i], on.target_ms, chains().forward_ms, ladder_now_.rung_radius);
+  const float s = ladder_now_.rung_spacing;
+  const float weight =
+      std::clamp((0.35f * s - glm::length(goal.end_target_ms - end)) / (0.25f * s), 0.0f, 1.0f);
+  if (weight <= 0.0f || (leg && !feet_[i].valid) || (!leg && !hands_[i].valid)) return {};
+  anim::ChainSolveResult result = SolveOnRung(limb, on, weight);
+  result.grip_weight = weight;
   return result;
 }
 

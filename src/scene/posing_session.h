@@ -97,7 +97,23 @@ class PosingSession {
   ClipPlayback playback;
   Ladder ladder;
   bool ladder_enabled = false;
+  // The ladder follows the clip: a clip that climbs in place (its held hands and feet slide
+  // down together, as on a treadmill) scrolls the ladder's rungs with them, and every limb
+  // not placed by the user snaps live to the rung nearest the clip's hand or foot, gripping or
+  // standing, blended in as the clip's limb comes within a third of a rung of its hold.
+  bool ladder_follows_clip = false;
   BodyMove body;
+
+  // The ladder as drawn and snapped to this frame (scrolled when it follows the clip).
+  const Ladder& shown_ladder() const { return ladder_now_; }
+  // How fast the clip's held hands and feet slide down (m/s, 0: the clip does not climb in
+  // place) and where its rungs are at time 0 (an axis height, modulo the rung spacing).
+  struct ClipClimb {
+    int clip = -1;
+    float rate = 0.0f;
+    float phase = 0.0f;
+  };
+  const ClipClimb& clip_climb() const { return climb_; }
 
   // The bone the body handle moves: the pelvis (the nearest common ancestor of the legs, else
   // of the limbs found, else the first root); -1 for an empty skeleton.
@@ -142,8 +158,13 @@ class PosingSession {
   bool StepRungs(int delta);
 
  private:
-  // A limb on a rung, gripping or standing (see LimbTarget::grip).
-  anim::ChainSolveResult SolveOnRung(anim::Limb limb, const LimbTarget& t);
+  // A limb on a rung, gripping or standing (see LimbTarget::grip), blended in by `weight`.
+  anim::ChainSolveResult SolveOnRung(anim::Limb limb, const LimbTarget& t, float weight = 1.0f);
+  // The clip's climb, measured once per clip; then the ladder scrolled to the clip's time.
+  void MeasureClimb();
+  void ScrollLadder();
+  // A limb the user has not placed, snapped live to the rung nearest the clip's end.
+  anim::ChainSolveResult FollowRung(anim::Limb limb, const LimbTarget& t);
 
   const anim::Model* model_;
   std::array<LimbTarget, 4> targets_;
@@ -151,6 +172,8 @@ class PosingSession {
   std::array<glm::vec3, 4> resting_ms_{};
   std::array<HandShape, 4> hands_;  // arms only
   std::array<FootShape, 4> feet_;   // legs only
+  Ladder ladder_now_;
+  ClipClimb climb_;
   int body_bone_ = -1;
   std::vector<ChainTarget> extra_;
   std::vector<anim::Transform> start_ls_;

@@ -133,7 +133,7 @@ BodyMove ParseBody(const Json& j) {
   return body;
 }
 
-Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body) {
+Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body, bool* follow) {
   if (!j.is_object()) throw FieldError{"ladder must be an object"};
   Ladder ladder;
   for (const auto& [key, value] : j.items()) {
@@ -144,6 +144,8 @@ Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body) {
       *snap = Bool(value, f);
     } else if (key == "fit_body") {
       *fit_body = Bool(value, f);
+    } else if (key == "follow_clip") {
+      *follow = Bool(value, f);
     } else if (key == "base") {
       ladder.base_ms = Vec3(value, f);
     } else if (key == "rung_spacing") {
@@ -237,7 +239,8 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
       } else if (key == "body") {
         s.body = ParseBody(value);
       } else if (key == "ladder") {
-        s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body);
+        s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body,
+                               &s.ladder_follows_clip);
       } else {
         throw FieldError{"unknown field " + key};
       }
@@ -286,13 +289,11 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
   }
   if (scenario.ladder) {
     const Ladder& l = *scenario.ladder;
-    j["ladder"] = {{"enabled", scenario.ladder_enabled},
-                   {"base", ToJson(l.base_ms)},
-                   {"rung_spacing", l.rung_spacing},
-                   {"rung_count", l.rung_count},
-                   {"rail_width", l.rail_width},
-                   {"rung_radius", l.rung_radius},
-                   {"first_rung_height", l.first_rung_height}};
+    j["ladder"] = {
+        {"enabled", scenario.ladder_enabled}, {"follow_clip", scenario.ladder_follows_clip},
+        {"base", ToJson(l.base_ms)},          {"rung_spacing", l.rung_spacing},
+        {"rung_count", l.rung_count},         {"rail_width", l.rail_width},
+        {"rung_radius", l.rung_radius},       {"first_rung_height", l.first_rung_height}};
   }
   return anim::WriteFileAtomically(
       path, j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n", error);
@@ -322,6 +323,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
   }
   s.ladder = session.ladder;
   s.ladder_enabled = session.ladder_enabled;
+  s.ladder_follows_clip = session.ladder_follows_clip;
   if (session.body != BodyMove{}) s.body = session.body;
   return s;
 }

@@ -12,7 +12,7 @@
 //    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
-//               "snap": true, "fit_body": true}}
+//               "snap": true, "fit_body": true, "follow_clip": false}}
 #pragma once
 
 #include <array>
@@ -44,6 +44,7 @@ struct Scenario {
   bool ladder_enabled = false;
   bool ladder_snap = false;      // put hands and feet on the nearest rungs after loading
   bool ladder_fit_body = false;  // then the pelvis where a climber's is (FitBodyToLadder)
+  bool ladder_follows_clip = false;  // PosingSession::ladder_follows_clip
   std::string file;              // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.

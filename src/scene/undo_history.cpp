@@ -18,6 +18,7 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.time = session.playback.time;
   s.ladder = session.ladder;
   s.ladder_enabled = session.ladder_enabled;
+  s.ladder_follows_clip = session.ladder_follows_clip;
   s.body = session.body;
   return s;
 }
@@ -35,6 +36,7 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
   session.playback.time = snapshot.time;
   session.ladder = snapshot.ladder;
   session.ladder_enabled = snapshot.ladder_enabled;
+  session.ladder_follows_clip = snapshot.ladder_follows_clip;
   session.body = snapshot.body;
   session.Evaluate();
 }
@@ -67,7 +69,8 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
     rest_a.solver.pole_ms = pb.pole_ms;
     if (rest_a != b.options || a.from_rest != b.from_rest) parts.push_back(name + " options");
   }
-  if (before.ladder != after.ladder || before.ladder_enabled != after.ladder_enabled) {
+  if (before.ladder != after.ladder || before.ladder_enabled != after.ladder_enabled ||
+      before.ladder_follows_clip != after.ladder_follows_clip) {
     parts.push_back("ladder");
   }
   if (before.clip != after.clip) {

@@ -29,6 +29,7 @@ struct PosingSnapshot {
   float time = 0.0f;                // ClipPlayback::time
   Ladder ladder;
   bool ladder_enabled = false;
+  bool ladder_follows_clip = false;
   BodyMove body;
 
   bool operator==(const PosingSnapshot&) const = default;

@@ -333,6 +333,11 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   if (ImGui::CollapsingHeader("Ladder")) {
     scene::Ladder& ladder = session->ladder;
     ImGui::Checkbox("show ladder", &session->ladder_enabled);
+    ImGui::SameLine();
+    ImGui::Checkbox("follow the clip", &session->ladder_follows_clip);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("a clip climbing in place scrolls the rungs; hands and feet snap to them");
+    }
     const float h = state.model_height;
     ImGui::DragFloat3("base", &ladder.base_ms.x, h * 0.002f, 0, 0, "%.3f");
     ImGui::DragFloat("rung spacing", &ladder.rung_spacing, h * 0.001f, h * 0.05f, h, "%.3f");
