@@ -1,5 +1,6 @@
 #include "app/target_drag.h"
 
+#include <cmath>
 #include <limits>
 
 namespace ikpose::app {
@@ -27,6 +28,20 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
   if (!active() && session.body_bone() >= 0) {
     consider(Handle::kBody, anim::Limb::kLeftLeg, session.BodyPositionMs(), 2.0f);
     body_start_ms_ = session.body.offset_ms;
+    body_start_turn_ = session.body.turn_ms;
+  }
+  const glm::vec3 up(0.0f, 1.0f, 0.0f);
+  glm::vec3 on_ring;
+  if (!active() && session.body_bone() >= 0 &&
+      RayPlane(ray, session.BodyPositionMs(), up, &on_ring)) {
+    const float from_center = glm::length(on_ring - session.BodyPositionMs());
+    if (std::abs(from_center - kBodyRingScale * radius) < 0.5f * radius) {
+      handle_ = Handle::kBodyRing;
+      start_ms_ = session.BodyPositionMs();
+      plane_normal_ms_ = up;
+      grab_hit_ms_ = on_ring;
+      return true;
+    }
   }
   if (!active()) return false;
   plane_normal_ms_ = -ray.direction_ms;
@@ -39,6 +54,15 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
   if (!active()) return;
   glm::vec3 hit;
   if (!RayPlane(ray, start_ms_, plane_normal_ms_, &hit)) return;
+  if (handle_ == Handle::kBodyRing) {  // turn about the vertical through the pelvis
+    const glm::vec3 a = grab_hit_ms_ - start_ms_, b = hit - start_ms_;
+    float angle = std::atan2(glm::dot(glm::cross(a, b), plane_normal_ms_), glm::dot(a, b));
+    if (modifiers.fine) angle *= 0.1f;
+    const glm::quat goal = glm::angleAxis(angle, plane_normal_ms_) * body_start_turn_;
+    const glm::quat step = glm::normalize(goal * glm::inverse(session.body.turn_ms));
+    if (std::abs(step.w) < 1.0f - 1e-9f) session.MoveBody(glm::vec3(0.0f), step);
+    return;
+  }
   glm::vec3 delta = hit - grab_hit_ms_;
   if (modifiers.axis >= 0 && modifiers.axis < 3) {
     const float along = delta[modifiers.axis];

@@ -14,12 +14,16 @@ struct DragModifiers {
   bool fine = false;  // a tenth of the mouse's movement
 };
 
+// The body's turning ring around the pelvis, as a multiple of a handle's pick radius.
+inline constexpr float kBodyRingScale = 4.0f;
+
 class TargetDrag {
  public:
-  enum class Handle { kNone, kTarget, kPole, kBody };
+  enum class Handle { kNone, kTarget, kPole, kBody, kBodyRing };
 
   // Grabs the nearest target, pole or body (pelvis, twice the radius) sphere of `radius` that
-  // `ray` hits; false if none.
+  // `ray` hits, else the body's turning ring (kBodyRingScale times the radius, level around
+  // the pelvis: dragging it turns the body about the vertical); false if none.
   bool Begin(const Ray& ray, const scene::PosingSession& session, float radius);
   // Moves the grabbed handle to follow `ray`.
   void Update(const Ray& ray, const DragModifiers& modifiers, scene::PosingSession& session) const;
@@ -34,7 +38,8 @@ class TargetDrag {
   anim::Limb limb_ = anim::Limb::kLeftArm;
   glm::vec3 start_ms_{0.0f};       // the handle's position when grabbed
   glm::vec3 body_start_ms_{0.0f};  // the body's offset when grabbed
-  glm::vec3 grab_hit_ms_{0.0f};    // where the ray met the drag plane when grabbed
+  glm::quat body_start_turn_{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 grab_hit_ms_{0.0f};  // where the ray met the drag plane when grabbed
   glm::vec3 plane_normal_ms_{0.0f, 0.0f, 1.0f};
 };
 

@@ -99,5 +99,39 @@ TEST_F(TargetDragTest, AWholeDragIsOneUndoStep) {
   EXPECT_TRUE(history.CanRedo());
 }
 
+// The body: its sphere at the pelvis moves it, its level ring turns it; pinned feet hold.
+TEST_F(TargetDragTest, TheBodyRingTurnsTheBodyAboutTheVerticalAndTheFeetHold) {
+  const float radius = 0.04f;
+  const glm::vec3 pelvis = session.BodyPositionMs();
+  const glm::vec3 foot_end =
+      session.result(anim::Limb::kLeftLeg).ok
+          ? session.result(anim::Limb::kLeftLeg).end_ms
+          : anim::EndPositionMs(session.chain(anim::Limb::kLeftLeg), session.pose());
+  // A ray from above through the ring's front point grabs the ring, not the sphere.
+  const float ring = kBodyRingScale * radius;
+  const auto from_above = [&](const glm::vec3& p) {
+    return Ray{p + glm::vec3(0, 5, 0), {0, -1, 0}};
+  };
+  TargetDrag drag;
+  ASSERT_TRUE(drag.Begin(from_above(pelvis + glm::vec3(0, 0, ring)), session, radius));
+  EXPECT_EQ(drag.handle(), TargetDrag::Handle::kBodyRing);
+  // From +z round toward +x by 20 deg is a turn of +20 deg about +y (a turn the legs can
+  // follow: much further and a straight leg could no longer reach its pinned foot).
+  const float a = glm::radians(20.0f);
+  drag.Update(from_above(pelvis + ring * glm::vec3(std::sin(a), 0, std::cos(a))), {}, session);
+  const glm::vec3 turned = session.body.turn_ms * glm::vec3(0, 0, 1);
+  EXPECT_NEAR(turned.x, std::sin(a), 1e-4f);
+  EXPECT_NEAR(turned.z, std::cos(a), 1e-4f);
+  ASSERT_EQ(session.result(anim::Limb::kLeftLeg).output.reach, ik::Reach::kReachable);
+  EXPECT_LT(glm::length(session.BodyPositionMs() - pelvis), 1e-5f) << "turned about its joint";
+  EXPECT_LT(glm::length(anim::EndPositionMs(session.chain(anim::Limb::kLeftLeg), session.pose()) -
+                        foot_end),
+            1e-4f)
+      << "the pinned foot held";
+  // Dragging back undoes the turn (the goal is absolute, not accumulated).
+  drag.Update(from_above(pelvis + glm::vec3(0, 0, ring)), {}, session);
+  EXPECT_GT(std::abs(session.body.turn_ms.w), 1.0f - 1e-6f);
+}
+
 }  // namespace
 }  // namespace ikpose::app
