@@ -31,6 +31,31 @@ void OrbitCamera::Zoom(float factor) {
   distance = std::max(distance * factor, 1e-4f);
 }
 
+void OrbitCamera::LookFrom(Side side, float facing_yaw_deg) {
+  pitch_deg = 0.0f;
+  yaw_deg = facing_yaw_deg;
+  switch (side) {
+    case Side::kFront:
+      break;
+    case Side::kBack:
+      yaw_deg += 180.0f;
+      break;
+    case Side::kRight:  // the character's right is to its left as seen from the front
+      yaw_deg -= 90.0f;
+      break;
+    case Side::kLeft:
+      yaw_deg += 90.0f;
+      break;
+    case Side::kTop:
+      pitch_deg = 89.0f;
+      break;
+    case Side::kBottom:
+      pitch_deg = -89.0f;
+      break;
+  }
+  yaw_deg = std::fmod(yaw_deg, 360.0f);
+}
+
 glm::vec3 OrbitCamera::Forward() const {
   const float yaw = glm::radians(yaw_deg);
   const float pitch = glm::radians(pitch_deg);
@@ -49,6 +74,10 @@ glm::mat4 OrbitCamera::View() const {
 
 glm::mat4 OrbitCamera::Projection(float aspect) const {
   const glm::mat4 shift = glm::translate(glm::mat4(1.0f), glm::vec3(shift_ndc_x, 0.0f, 0.0f));
+  if (orthographic) {
+    const float h = distance * std::tan(glm::radians(fov_y_deg) * 0.5f);
+    return shift * glm::ortho(-h * aspect, h * aspect, -h, h, NearPlane(), FarPlane());
+  }
   return shift * glm::perspective(glm::radians(fov_y_deg), aspect, NearPlane(), FarPlane());
 }
 

@@ -23,12 +23,20 @@ class OrbitCamera {
   // Shifts the image sideways, in NDC units (2 = the view's width), so the model centres in the
   // part of the window that the panel leaves free.
   float shift_ndc_x = 0.0f;
+  // Orthographic: the same framing (the height the perspective view shows at the focus),
+  // without perspective, as Blender's numpad 5.
+  bool orthographic = false;
 
   void Frame(const glm::vec3& center_ms, float radius);
   void Orbit(float dx_deg, float dy_deg);
   // Moves the focus by a fraction of the view's width/height.
   void Pan(float dx_fraction, float dy_fraction);
   void Zoom(float factor);
+  // Looks from a side of a character facing `facing_yaw_deg` (the yaw that looks at its face),
+  // as Blender's numpad: front 1, back Ctrl+1, its right 3, its left Ctrl+3, top 7, bottom
+  // Ctrl+7 (top and bottom stop a degree short of straight down or up).
+  enum class Side { kFront, kBack, kRight, kLeft, kTop, kBottom };
+  void LookFrom(Side side, float facing_yaw_deg);
 
   glm::vec3 Eye() const;
   glm::mat4 View() const;

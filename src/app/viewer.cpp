@@ -142,9 +142,9 @@ void Frame(ViewerState& state, float seconds) {
   // (see FramePainter::Begin); screenshots always use the multisampled target.
   const bool direct = !state.options.offscreen && state.first_frame_ms == 0.0f;
   state.painter.Begin(width, height, direct);
-  // Centre the model in what the panel leaves free (the panel is ~440 px wide at the left).
+  // Centre the model in what the docked panel leaves free at the left.
   state.camera.shift_ndc_x =
-      PanelShown(state) && width > 880 ? 440.0f / static_cast<float>(width) : 0.0f;
+      PanelShown(state) ? state.panel.width / static_cast<float>(std::max(width, 1)) : 0.0f;
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
   state.painter.DrawLines(state.grid_lines, view_proj, false);

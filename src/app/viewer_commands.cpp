@@ -145,6 +145,22 @@ void ApplyCommands(ViewerState& state) {
       case Command::kQuit:
         state.running = false;
         break;
+      case Command::kViewFront:
+      case Command::kViewBack:
+      case Command::kViewRight:
+      case Command::kViewLeft:
+      case Command::kViewTop:
+      case Command::kViewBottom: {
+        using Side = OrbitCamera::Side;
+        constexpr Side kSides[] = {Side::kFront, Side::kBack, Side::kRight,
+                                   Side::kLeft,  Side::kTop,  Side::kBottom};
+        const int i = static_cast<int>(command) - static_cast<int>(Command::kViewFront);
+        state.camera.LookFrom(kSides[i], FacingYawDeg(state));
+        break;
+      }
+      case Command::kToggleOrthographic:
+        state.camera.orthographic = !state.camera.orthographic;
+        break;
     }
   }
   state.panel.commands.clear();

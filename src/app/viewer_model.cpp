@@ -49,10 +49,16 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
   return true;
 }
 
-void FaceCharacter(ViewerState& state) {
+float FacingYawDeg(const ViewerState& state) {
   const glm::vec3 forward = state.loaded.model->chains.forward_ms;
+  return glm::degrees(std::atan2(forward.x, forward.z));
+}
+
+void FaceCharacter(ViewerState& state) {
+  const bool orthographic = state.camera.orthographic;
   state.camera = OrbitCamera{};
-  state.camera.yaw_deg = glm::degrees(std::atan2(forward.x, forward.z));
+  state.camera.orthographic = orthographic;
+  state.camera.yaw_deg = FacingYawDeg(state);
   state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
 }
 

@@ -75,6 +75,8 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
                const scene::PosingRequest& request, std::string* error);
 // The camera in front of the character, framing it.
 void FaceCharacter(ViewerState& state);
+// The camera yaw that looks at the character's face.
+float FacingYawDeg(const ViewerState& state);
 
 // viewer_commands.cpp: applies the panel's and the keys' commands in order, each edit as one
 // undo step, and clears them.

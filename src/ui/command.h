@@ -21,6 +21,13 @@ enum class Command {
   kLoadScene,
   kExportPose,
   kQuit,
+  kViewFront,  // the camera's views, as Blender's numpad: 1, Ctrl+1, 3, Ctrl+3, 7, Ctrl+7, 5
+  kViewBack,
+  kViewRight,
+  kViewLeft,
+  kViewTop,
+  kViewBottom,
+  kToggleOrthographic,
 };
 
 }  // namespace ikpose::ui

@@ -2,9 +2,11 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -260,9 +262,16 @@ const char* ReachLabel(ik::Reach reach) {
 }
 
 void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
-  ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("ikpose");
+  // Docked to the left at the window's full height; its width is the user's (dragging its
+  // right edge), and the app centres the model in what it leaves free.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  const float widest = std::max(240.0f, 0.7f * display.x);
+  ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(std::min(420.0f, std::max(240.0f, 0.45f * display.x)), display.y),
+                           ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(240.0f, display.y), ImVec2(widest, display.y));
+  ImGui::Begin("ikpose", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
+  state.width = ImGui::GetWindowWidth();
   ImGui::TextUnformatted(state.model_label.c_str());
   if (!state.status.empty())
     ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.status.c_str());
@@ -295,6 +304,19 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
       body.turn_ms = glm::quat(glm::radians(euler));
     }
     if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
+  }
+  if (ImGui::CollapsingHeader("View")) {
+    const std::pair<const char*, Command> views[] = {
+        {"front (1)", Command::kViewFront}, {"back (^1)", Command::kViewBack},
+        {"right (3)", Command::kViewRight}, {"left (^3)", Command::kViewLeft},
+        {"top (7)", Command::kViewTop},     {"bottom (^7)", Command::kViewBottom}};
+    for (std::size_t i = 0; i < std::size(views); ++i) {
+      if (i % 3 != 0) ImGui::SameLine();
+      if (ImGui::Button(views[i].first)) state.commands.push_back(views[i].second);
+    }
+    if (ImGui::Button("perspective / orthographic (5)")) {
+      state.commands.push_back(Command::kToggleOrthographic);
+    }
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);

@@ -22,6 +22,7 @@ struct PanelState {
   float frame_ms_cpu = 0.0f;
   float frame_ms_gpu = 0.0f;
   float model_height = 1.0f;
+  float width = 0.0f;  // the docked panel's width in pixels, once drawn
   int selected_bone = -1;
   scene::OverlayOptions overlays;
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it

@@ -58,5 +58,52 @@ TEST(Picking, RayPlaneFindsTheDragPoint) {
   EXPECT_NEAR(hit.y, 1.0f, 1e-5f);
 }
 
+// Views as Blender's numpad, relative to the character's facing: front, back, its right and
+// left sides, top and bottom.
+TEST(OrbitCameraViews, EachViewLooksFromItsSideOfTheCharacter) {
+  OrbitCamera camera;
+  camera.focus_ms = glm::vec3(0.0f);
+  camera.distance = 2.0f;
+  const auto eye_for = [&](OrbitCamera::Side side, float facing_yaw_deg) {
+    camera.LookFrom(side, facing_yaw_deg);
+    return glm::normalize(camera.Eye());
+  };
+  // A character facing +z (yaw 0): its right side is -x.
+  EXPECT_NEAR(eye_for(OrbitCamera::Side::kFront, 0.0f).z, 1.0f, 1e-5f);
+  EXPECT_NEAR(eye_for(OrbitCamera::Side::kBack, 0.0f).z, -1.0f, 1e-5f);
+  EXPECT_NEAR(eye_for(OrbitCamera::Side::kRight, 0.0f).x, -1.0f, 1e-5f);
+  EXPECT_NEAR(eye_for(OrbitCamera::Side::kLeft, 0.0f).x, 1.0f, 1e-5f);
+  EXPECT_GT(eye_for(OrbitCamera::Side::kTop, 0.0f).y, 0.999f);
+  EXPECT_LT(eye_for(OrbitCamera::Side::kBottom, 0.0f).y, -0.999f);
+  // A character facing +x (yaw 90): the front view looks from +x, its right from +z.
+  EXPECT_NEAR(eye_for(OrbitCamera::Side::kFront, 90.0f).x, 1.0f, 1e-5f);
+  EXPECT_NEAR(eye_for(OrbitCamera::Side::kRight, 90.0f).z, 1.0f, 1e-5f);
+}
+
+TEST(OrbitCameraViews, OrthographicKeepsSizesAtEveryDepth) {
+  OrbitCamera camera;
+  camera.focus_ms = glm::vec3(0.0f);
+  camera.distance = 3.0f;
+  camera.yaw_deg = 0.0f;
+  camera.pitch_deg = 0.0f;
+  const auto width_at = [&](float z) {
+    return camera.Project({0.5f, 0, z}, 800, 600).x - camera.Project({-0.5f, 0, z}, 800, 600).x;
+  };
+  EXPECT_GT(width_at(1.0f), 1.2f * width_at(-1.0f)) << "perspective: nearer is larger";
+  camera.orthographic = true;
+  EXPECT_NEAR(width_at(1.0f), width_at(-1.0f), 1e-3f) << "orthographic: the same";
+  // The framing matches: at the focus, both show the same height.
+  const float ortho = width_at(0.0f);
+  camera.orthographic = false;
+  EXPECT_NEAR(width_at(0.0f), ortho, 1e-2f);
+  // Picking works through the orthographic projection: the ray under a point's pixel hits it.
+  camera.orthographic = true;
+  const glm::vec3 p(0.3f, 0.2f, 0.4f);
+  const glm::vec3 px = camera.Project(p, 800, 600);
+  const Ray ray = camera.PixelRay(px.x, px.y, 800, 600);
+  EXPECT_LT(RaySphere(ray, p, 1e-3f), 10.0f);
+  EXPECT_GE(RaySphere(ray, p, 1e-3f), 0.0f);
+}
+
 }  // namespace
 }  // namespace ikpose::app
