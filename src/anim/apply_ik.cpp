@@ -46,17 +46,14 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
     // with its current model rotation expressed in the knee's frame.
     job.foot_ls.translation = chain.end_offset_ls;
     job.foot_ls.rotation =
-        glm::normalize(glm::inverse(ik::RotationOf(glm::mat3(pose.models_ms[chain.lower]))) *
-                       ik::RotationOf(glm::mat3(pose.models_ms[chain.end])));
+        glm::normalize(glm::inverse(RotationMs(pose, chain.lower)) * RotationMs(pose, chain.end));
   }
   job.target_ms = target_ms;
   job.options = options.solver;
   result.policy = options.solver.use_pole ? KneePolicy::kPole : KneePolicy::kSeed;
   if (!options.solver.use_pole && options.policy == KneePolicy::kNatural && chain.natural.valid) {
     // The natural policy is a pole in the chosen knee direction, off the hip-target axis.
-    const glm::mat3 parent_rotation =
-        hip_parent >= 0 ? glm::mat3_cast(ik::RotationOf(glm::mat3(pose.models_ms[hip_parent])))
-                        : glm::mat3(1.f);
+    const glm::mat3 parent_rotation = glm::mat3_cast(RotationMs(pose, hip_parent));
     const glm::vec3 hip_ms = PositionMs(pose, chain.upper);
     const float limb = chain.upper_length + chain.lower_length;
     result.swivel =

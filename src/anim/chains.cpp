@@ -567,11 +567,8 @@ ChainSet DetectChains(const Skeleton& skeleton, const Pose& rest) {
     }
     LimbChain& c = set[limb];
     if (!c.valid()) continue;
-    const int parent = skeleton.parents[static_cast<std::size_t>(c.upper)];
-    const glm::mat3 parent_rotation = parent >= 0 ? glm::mat3_cast(ik::RotationOf(glm::mat3(
-                                                        rest.models_ms[static_cast<std::size_t>(
-                                                            parent)])))
-                                                  : glm::mat3(1.f);
+    const glm::mat3 parent_rotation =
+        glm::mat3_cast(RotationMs(rest, skeleton.parents[static_cast<std::size_t>(c.upper)]));
     c.natural = RestNaturalBend(PositionMs(rest, c.upper), PositionMs(rest, c.lower),
                                 EndPositionMs(c, rest), parent_rotation,
                                 limb == Limb::kLeftLeg || limb == Limb::kRightLeg, set.forward_ms);

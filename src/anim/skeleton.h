@@ -82,6 +82,12 @@ inline glm::vec3 PositionMs(const Pose& pose, int bone) {
   return glm::vec3(pose.models_ms[bone][3]);
 }
 
+// Joint rotation in model space (scale removed); the identity for bone -1 (above a root).
+inline glm::quat RotationMs(const Pose& pose, int bone) {
+  return bone >= 0 ? ik::RotationOf(glm::mat3(pose.models_ms[static_cast<std::size_t>(bone)]))
+                   : glm::quat(1.f, 0.f, 0.f, 0.f);
+}
+
 // A skin: which bones move a mesh and how the mesh sat relative to them when it was bound.
 // Meshes index `joints` (0..joints.size()-1) from their per-vertex joint indices.
 struct Skin {

@@ -35,7 +35,7 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
   if (!active() && session.body_bone() >= 0 &&
       RayPlane(ray, session.BodyPositionMs(), up, &on_ring)) {
     const float from_center = glm::length(on_ring - session.BodyPositionMs());
-    if (std::abs(from_center - kBodyRingScale * radius) < 0.5f * radius) {
+    if (std::abs(from_center - scene::kBodyRingScale * radius) < 0.5f * radius) {
       handle_ = Handle::kBodyRing;
       start_ms_ = session.BodyPositionMs();
       plane_normal_ms_ = up;

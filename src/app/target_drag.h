@@ -5,6 +5,7 @@
 #pragma once
 
 #include "app/orbit_camera.h"
+#include "scene/overlays.h"
 #include "scene/posing_session.h"
 
 namespace ikpose::app {
@@ -14,15 +15,12 @@ struct DragModifiers {
   bool fine = false;  // a tenth of the mouse's movement
 };
 
-// The body's turning ring around the pelvis, as a multiple of a handle's pick radius.
-inline constexpr float kBodyRingScale = 4.0f;
-
 class TargetDrag {
  public:
   enum class Handle { kNone, kTarget, kPole, kBody, kBodyRing };
 
   // Grabs the nearest target, pole or body (pelvis, twice the radius) sphere of `radius` that
-  // `ray` hits, else the body's turning ring (kBodyRingScale times the radius, level around
+  // `ray` hits, else the body's turning ring (scene::kBodyRingScale times the radius, level around
   // the pelvis: dragging it turns the body about the vertical); false if none.
   bool Begin(const Ray& ray, const scene::PosingSession& session, float radius);
   // Moves the grabbed handle to follow `ray`.

@@ -27,7 +27,7 @@ Ray MouseRay(const ViewerState& state, int x, int y) {
 // Left button down: a target or pole handle, else a joint (selects it) and orbit.
 void BeginLeftDrag(ViewerState& state, int x, int y) {
   const Ray ray = MouseRay(state, x, y);
-  const float handle = scene::HandleRadius(state.loaded.height) * 1.6f;
+  const float handle = scene::PickRadius(state.loaded.height);
   if (state.drag.Begin(ray, *state.loaded.session, handle)) {
     state.mouse = MouseMode::kHandle;
     return;

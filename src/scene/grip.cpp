@@ -1,12 +1,11 @@
 #include "scene/grip.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <string>
 
+#include "anim/chains.h"
 #include "ik/rotation.h"
-#include "ik/transform.h"
 
 namespace ikpose::scene {
 
@@ -14,13 +13,11 @@ namespace {
 
 constexpr float kMaxCurlDeg = 95.f;
 
-glm::quat ModelRotation(const anim::Pose& pose, int bone) {
-  return ik::RotationOf(glm::mat3(pose.models_ms[static_cast<std::size_t>(bone)]));
-}
-
-bool NamesThumb(std::string name) {
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return name.find("thumb") != std::string::npos || name.find("pollex") != std::string::npos;
+bool NamesThumb(const std::string& name) {
+  for (const std::string& word : anim::NameWords(name)) {
+    if (word == "thumb" || word == "pollex") return true;
+  }
+  return false;
 }
 
 // The grip's frame from two directions: fingers, then the palm made perpendicular to them.
@@ -54,7 +51,7 @@ HandShape MeasureHand(const anim::Skeleton& skeleton, const anim::Pose& rest, in
   glm::vec3 palm = glm::vec3(0.f, -1.f, 0.f);
   palm -= glm::dot(palm, glm::normalize(fingers)) * glm::normalize(fingers);
   if (!(glm::length(palm) > 1e-3f)) palm = ik::AnyPerpendicular(glm::normalize(fingers));
-  const glm::quat to_hand = glm::inverse(ModelRotation(rest, hand));
+  const glm::quat to_hand = glm::inverse(anim::RotationMs(rest, hand));
   shape.fingers_ls = glm::normalize(to_hand * glm::normalize(fingers));
   shape.palm_ls = glm::normalize(to_hand * glm::normalize(palm));
   // Finger joints: descendants with a child, parents first (skeleton order).
@@ -86,7 +83,7 @@ FootShape MeasureFoot(const anim::Skeleton& skeleton, const anim::Pose& rest, in
   if (!children.empty()) ball = anim::PositionMs(rest, children[0]);
   ball.y = floor_y;  // the sole under the ball of the foot
   shape.ankle_from_ball_ms = ankle - ball;
-  shape.rest_rotation_ms = ModelRotation(rest, foot);
+  shape.rest_rotation_ms = anim::RotationMs(rest, foot);
   shape.valid = true;
   return shape;
 }
@@ -124,13 +121,13 @@ void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int han
     const auto b = static_cast<std::size_t>(bone);
     const std::vector<int> next = skeleton.Children(bone);
     const glm::vec3 along = anim::PositionMs(pose, next[0]) - anim::PositionMs(pose, bone);
-    const glm::vec3 palm = ModelRotation(pose, hand) * shape.palm_ls;
+    const glm::vec3 palm = anim::RotationMs(pose, hand) * shape.palm_ls;
     glm::vec3 axis = glm::cross(along, palm);  // turning `along` toward the palm
     if (!(glm::length(axis) > 1e-8f)) continue;
     axis = glm::normalize(axis);
     float angle = 2.f * std::asin(std::min(1.f, shape.lengths[i] / (2.f * wrap)));
     angle = std::min(angle, glm::radians(kMaxCurlDeg)) * (shape.thumb[i] ? 0.5f : 1.f);
-    const glm::vec3 axis_ls = glm::inverse(ModelRotation(pose, bone)) * axis;
+    const glm::vec3 axis_ls = glm::inverse(anim::RotationMs(pose, bone)) * axis;
     pose.locals_ls[b].rotation =
         glm::normalize(pose.locals_ls[b].rotation * glm::angleAxis(angle, axis_ls));
     anim::UpdateSubtree(skeleton, bone, pose);

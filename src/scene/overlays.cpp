@@ -21,6 +21,10 @@ float HandleRadius(float model_height) {
   return std::max(model_height, 1e-3f) * 0.025f;
 }
 
+float PickRadius(float model_height) {
+  return 1.6f * HandleRadius(model_height);
+}
+
 void DrawOverlays(const PosingSession& session, const OverlayOptions& options, float model_height,
                   anim::DebugDraw& draw) {
   const anim::Skeleton& skeleton = session.model().skeleton;
@@ -42,8 +46,8 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
     const glm::vec4 body_color(0.85f, 0.45f, 0.95f, 1.0f);
     draw.Sphere(session.BodyPositionMs(), handle * 2.0f, body_color);
     draw.Cross(session.BodyPositionMs(), handle * 1.2f, body_color);
-    // The turning ring (the viewer picks it at 4 times its 1.6-handle pick radius).
-    draw.Circle(session.BodyPositionMs(), {0.0f, 1.0f, 0.0f}, handle * 6.4f, body_color, 48);
+    draw.Circle(session.BodyPositionMs(), {0.0f, 1.0f, 0.0f},
+                kBodyRingScale * PickRadius(model_height), body_color, 48);
   }
   for (anim::Limb limb : anim::kLimbs) {
     const LimbTarget& target = session.target(limb);

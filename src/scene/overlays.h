@@ -25,6 +25,10 @@ struct OverlayOptions {
 glm::vec4 ReachColor(ik::Reach reach);
 // The radius of a target handle for a model of this height.
 float HandleRadius(float model_height);
+// How near a click must come to a handle to grab it: a little more than the handle.
+float PickRadius(float model_height);
+// The body's turning ring, level around the pelvis: its radius in pick radii.
+inline constexpr float kBodyRingScale = 4.0f;
 
 void DrawOverlays(const PosingSession& session, const OverlayOptions& options, float model_height,
                   anim::DebugDraw& draw);

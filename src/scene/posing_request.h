@@ -39,8 +39,8 @@ struct ChainPoint {
 
 struct PosingRequest {
   std::optional<Scenario> scenario;
-  std::vector<ChainPoint> targets;             // solved as given; each chain at most once
-  std::vector<ChainPoint> poles;               // each needs a target (here or in the scenario)
+  std::vector<ChainPoint> targets;  // solved as given; each chain at most once
+  std::vector<ChainPoint> poles;    // each needs a target (here or in the scenario)
   // --policy CHAIN=P (chain named) or --policy P (chain empty: every limb), in order.
   std::vector<std::pair<std::string, anim::KneePolicy>> policies;
   std::optional<std::string> clip;             // overrides the scenario's clip

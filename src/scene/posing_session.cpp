@@ -68,6 +68,15 @@ bool IsLeg(anim::Limb limb) {
   return limb == anim::Limb::kLeftLeg || limb == anim::Limb::kRightLeg;
 }
 
+namespace {
+
+// A rung's grip point (hands, on its axis) or rest point (feet, on its top) near `near_ms`.
+glm::vec3 RungPoint(const Ladder& ladder, anim::Limb limb, int rung, const glm::vec3& near_ms) {
+  return IsLeg(limb) ? ladder.RestPoint(rung, near_ms) : ladder.GripPoint(rung, near_ms);
+}
+
+}  // namespace
+
 PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
   rest_ = anim::RestPose(model.skeleton);
   for (anim::Limb limb : anim::kLimbs) {
@@ -97,26 +106,25 @@ void PosingSession::SetStartPose(std::vector<anim::Transform> locals_ls) {
 }
 
 bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std::string* error) {
-  const anim::Skeleton& skeleton = model_->skeleton;
-  for (anim::Limb limb : anim::kLimbs) {
-    const anim::LimbChain& c = chain(limb);
-    if (name == anim::LimbName(limb) ||
-        (c.valid() && skeleton.names[static_cast<std::size_t>(c.end)] == name)) {
-      if (!c.valid()) break;  // ResolveChain below says why
-      *found = &target(limb);
-      return true;
-    }
-  }
   for (ChainTarget& extra : extra_) {
     if (extra.chain.name == name) {
       *found = &extra.target;
       return true;
     }
   }
+  // ResolveChain knows the names (a limb's, a limb's end bone, any bone): a detected limb is
+  // its own target, anything else becomes an extra chain.
   ChainTarget extra;
-  if (!anim::ResolveChain(skeleton, rest_, model_->chains, name, &extra.chain, error)) {
+  if (!anim::ResolveChain(model_->skeleton, rest_, model_->chains, name, &extra.chain, error)) {
     *error = model_->source + ": " + *error;
     return false;
+  }
+  for (anim::Limb limb : anim::kLimbs) {
+    if (chain(limb).valid() && chain(limb).end == extra.chain.end &&
+        chain(limb).upper == extra.chain.upper) {
+      *found = &target(limb);
+      return true;
+    }
   }
   extra.chain.name = name;
   extra.target.available = true;
@@ -152,14 +160,14 @@ void PosingSession::Evaluate() {
   base_.models_ms.resize(base_.locals_ls.size());
   anim::UpdateModels(model_->skeleton, base_);
   // A pinned hand or foot rests where the clip has it before the body moves: it holds.
+  const bool body_moved = body != BodyMove{};
   std::array<glm::vec3, 4> before_body_ms{};
   for (anim::Limb limb : anim::kLimbs) {
-    if (target(limb).available) {
+    if (body_moved && target(limb).available) {
       before_body_ms[static_cast<int>(limb)] = anim::EndPositionMs(chain(limb), base_);
     }
   }
   ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
-  const bool body_moved = body != BodyMove{};
   pose_ = base_;
   ScrollLadder();
   const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
@@ -196,16 +204,26 @@ void PosingSession::Evaluate() {
   }
 }
 
-anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t,
-                                                  float weight) {
+bool PosingSession::HasRungShape(anim::Limb limb) const {
+  const int i = static_cast<int>(limb);
+  return IsLeg(limb) ? feet_[i].valid : hands_[i].valid;
+}
+
+EndGoal PosingSession::RungGoal(anim::Limb limb, const glm::vec3& target_ms) const {
+  const int i = static_cast<int>(limb);
+  return IsLeg(limb) ? StandOnRung(feet_[i], target_ms)
+                     : GripRung(hands_[i], target_ms, chains().forward_ms, ladder_now_.rung_radius);
+}
+
+anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
+  if (!HasRungShape(limb)) return SolveTarget(*model_, chain(limb), t, rest_, pose_);
+  return SolveToGoal(limb, t, RungGoal(limb, t.target_ms), 1.0f);
+}
+
+anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTarget& t,
+                                                  const EndGoal& goal, float weight) {
   const int i = static_cast<int>(limb);
   const bool leg = IsLeg(limb);
-  if ((leg && !feet_[i].valid) || (!leg && !hands_[i].valid)) {
-    return SolveTarget(*model_, chain(limb), t, rest_, pose_);
-  }
-  const EndGoal goal =
-      leg ? StandOnRung(feet_[i], t.target_ms)
-          : GripRung(hands_[i], t.target_ms, chains().forward_ms, ladder_now_.rung_radius);
   LimbTarget on_rung = t;
   on_rung.target_ms = goal.end_target_ms;
   on_rung.options.end_rotation = ik::EndRotation::kTarget;
@@ -241,12 +259,13 @@ void PosingSession::MeasureClimb() {
         ends[k][static_cast<int>(limb)] = anim::EndPositionMs(chain(limb), pose);
     }
   }
+  const auto speed = [&](int k, int i) {
+    return (ends[(k + 1) % kSamples][i].y - ends[k][i].y) / dt;
+  };
   std::vector<float> speeds;
   for (int k = 0; k < kSamples; ++k) {
     for (anim::Limb limb : anim::kLimbs) {
-      if (!chain(limb).valid()) continue;
-      const int i = static_cast<int>(limb);
-      speeds.push_back((ends[(k + 1) % kSamples][i].y - ends[k][i].y) / dt);
+      if (chain(limb).valid()) speeds.push_back(speed(k, static_cast<int>(limb)));
     }
   }
   if (speeds.empty()) return;
@@ -263,8 +282,7 @@ void PosingSession::MeasureClimb() {
     const int i = static_cast<int>(limb);
     if (!chain(limb).valid() || !feet_[i].valid) continue;
     for (int k = 0; k < kSamples; ++k) {
-      const float speed = (ends[(k + 1) % kSamples][i].y - ends[k][i].y) / dt;
-      if (std::abs(speed + rate) > 0.02f * rate) continue;
+      if (std::abs(speed(k, i) + rate) > 0.02f * rate) continue;
       const float axis_y = ends[k][i].y - feet_[i].ankle_from_ball_ms.y - ladder.rung_radius;
       climb_.rate = rate;
       climb_.phase = axis_y + rate * static_cast<float>(k) * dt;
@@ -290,6 +308,7 @@ void PosingSession::ScrollLadder() {
 }
 
 anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarget& t) {
+  if (!HasRungShape(limb)) return {};
   const int i = static_cast<int>(limb);
   const bool leg = IsLeg(limb);
   const glm::vec3 end = anim::EndPositionMs(chain(limb), base_);
@@ -297,18 +316,15 @@ anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarg
   glm::vec3 probe = end;
   probe.y += leg ? -(feet_[i].ankle_from_ball_ms.y + ladder_now_.rung_radius)
                  : 0.5f * hands_[i].palm_length;
-  const int rung = ladder_now_.NearestRung(probe);
   LimbTarget on = t;
-  on.target_ms = leg ? ladder_now_.RestPoint(rung, end) : ladder_now_.GripPoint(rung, end);
+  on.target_ms = RungPoint(ladder_now_, limb, ladder_now_.NearestRung(probe), end);
   // Blended in over the last third of a rung: full within a tenth of a spacing of the hold.
-  const EndGoal goal =
-      leg ? StandOnRung(feet_[i], on.target_ms)
-          : GripRung(hands_[i], on.target_ms, chains().forward_ms, ladder_now_.rung_radius);
+  const EndGoal goal = RungGoal(limb, on.target_ms);
   const float s = ladder_now_.rung_spacing;
   const float weight =
       std::clamp((0.35f * s - glm::length(goal.end_target_ms - end)) / (0.25f * s), 0.0f, 1.0f);
-  if (weight <= 0.0f || (leg && !feet_[i].valid) || (!leg && !hands_[i].valid)) return {};
-  anim::ChainSolveResult result = SolveOnRung(limb, on, weight);
+  if (weight <= 0.0f) return {};
+  anim::ChainSolveResult result = SolveToGoal(limb, on, goal, weight);
   result.grip_weight = weight;
   return result;
 }
@@ -355,19 +371,13 @@ void PosingSession::FitBodyToLadder() {
   // Knees bent toward the ladder: the hips 80% of their standing height above the feet, a third
   // of a leg behind the rungs (along the facing; about 30 cm for an adult, close enough for
   // the hands to reach the rungs in front of the chest).
-  const glm::vec3 forward = chains().forward_ms;
   constexpr float kBehindRungs = 0.35f;
-  BodyMove fitted = body;
-  body = BodyMove{};
+  body = BodyMove{};  // measured from where the clip (or rest pose) has the pelvis
   Evaluate();
   const glm::vec3 from = BodyPositionMs();
-  glm::vec3 to = from;
-  to.y = feet_y + 0.8f * hip_above_feet;
-  to.z = ladder.base_ms.z - kBehindRungs * leg * forward.z;
-  to.x = from.x;
-  fitted.offset_ms = to - from;
-  fitted.turn_ms = glm::quat(1, 0, 0, 0);
-  body = fitted;
+  const glm::vec3 to(from.x, feet_y + 0.8f * hip_above_feet,
+                     ladder.base_ms.z - kBehindRungs * leg * chains().forward_ms.z);
+  body.offset_ms = to - from;
   Evaluate();
 }
 
@@ -377,8 +387,7 @@ void PosingSession::SnapToRungs() {
     LimbTarget& t = target(limb);
     if (!t.available) continue;
     t.rung = ladder.NearestRung(t.target_ms);
-    t.target_ms =
-        IsLeg(limb) ? ladder.RestPoint(t.rung, t.target_ms) : ladder.GripPoint(t.rung, t.target_ms);
+    t.target_ms = RungPoint(ladder, limb, t.rung, t.target_ms);
     t.given = true;
   }
 }
@@ -394,8 +403,7 @@ bool PosingSession::StepRungs(int delta) {
     LimbTarget& t = target(limb);
     if (!t.available || t.rung < 0) continue;
     t.rung += delta;
-    t.target_ms =
-        IsLeg(limb) ? ladder.RestPoint(t.rung, t.target_ms) : ladder.GripPoint(t.rung, t.target_ms);
+    t.target_ms = RungPoint(ladder, limb, t.rung, t.target_ms);
   }
   body.offset_ms.y += static_cast<float>(delta) * ladder.rung_spacing;  // the body climbs too
   return true;

@@ -158,8 +158,15 @@ class PosingSession {
   bool StepRungs(int delta);
 
  private:
-  // A limb on a rung, gripping or standing (see LimbTarget::grip), blended in by `weight`.
-  anim::ChainSolveResult SolveOnRung(anim::Limb limb, const LimbTarget& t, float weight = 1.0f);
+  // Whether the limb's hand or foot was measured (else it cannot grip or stand).
+  bool HasRungShape(anim::Limb limb) const;
+  // Where the wrist or ankle goes, and how it turns, to grip or stand on `target_ms`.
+  EndGoal RungGoal(anim::Limb limb, const glm::vec3& target_ms) const;
+  // A limb on a rung, gripping or standing (see LimbTarget::grip).
+  anim::ChainSolveResult SolveOnRung(anim::Limb limb, const LimbTarget& t);
+  // Solves toward `goal`, blended in by `weight`; the fingers curl once fully in.
+  anim::ChainSolveResult SolveToGoal(anim::Limb limb, const LimbTarget& t, const EndGoal& goal,
+                                     float weight);
   // The clip's climb, measured once per clip; then the ladder scrolled to the clip's time.
   void MeasureClimb();
   void ScrollLadder();

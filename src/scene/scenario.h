@@ -42,10 +42,10 @@ struct Scenario {
   std::optional<BodyMove> body;
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
-  bool ladder_snap = false;      // put hands and feet on the nearest rungs after loading
-  bool ladder_fit_body = false;  // then the pelvis where a climber's is (FitBodyToLadder)
+  bool ladder_snap = false;          // put hands and feet on the nearest rungs after loading
+  bool ladder_fit_body = false;      // then the pelvis where a climber's is (FitBodyToLadder)
   bool ladder_follows_clip = false;  // PosingSession::ladder_follows_clip
-  std::string file;              // where it was read from
+  std::string file;                  // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.
   std::string ModelPath() const;

@@ -108,7 +108,7 @@ TEST_F(TargetDragTest, TheBodyRingTurnsTheBodyAboutTheVerticalAndTheFeetHold) {
           ? session.result(anim::Limb::kLeftLeg).end_ms
           : anim::EndPositionMs(session.chain(anim::Limb::kLeftLeg), session.pose());
   // A ray from above through the ring's front point grabs the ring, not the sphere.
-  const float ring = kBodyRingScale * radius;
+  const float ring = scene::kBodyRingScale * radius;
   const auto from_above = [&](const glm::vec3& p) {
     return Ray{p + glm::vec3(0, 5, 0), {0, -1, 0}};
   };
