@@ -65,6 +65,14 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     target.grip = limb.grip;
   }
   if (scenario.body) session.body = *scenario.body;
+  for (const auto& [name, turn] : scenario.bone_turns) {
+    const int bone = session.model().skeleton.Find(name);
+    if (bone < 0) {
+      *error = scenario.file + ": bone_turns names '" + name + "', which the model does not have";
+      return false;
+    }
+    session.bone_turns_ls[static_cast<std::size_t>(bone)] = turn;
+  }
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;

@@ -95,6 +95,7 @@ PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
       hands_[static_cast<int>(limb)] = MeasureHand(model.skeleton, rest_, end);
     }
   }
+  bone_turns_ls.assign(rest_.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   base_ = rest_;
   pose_ = rest_;
   ResetTargets();
@@ -134,6 +135,48 @@ bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std:
   return true;
 }
 
+bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
+  const std::size_t n = rest_.locals_ls.size();
+  if (bone < 0 || static_cast<std::size_t>(bone) >= n) return false;
+  const float len = glm::length(rotation_ls);
+  if (!std::isfinite(len) || len < 1e-6f) return false;
+  if (bone_turns_ls.size() != n) bone_turns_ls.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  std::vector<anim::Transform> clip_ls;
+  SampleClipPose(clip_ls);
+  // The turn that gives `bone` the local rotation `wanted_ls` on top of the clip's.
+  const auto turn_to = [&](int b, const glm::quat& wanted_ls) {
+    const auto i = static_cast<std::size_t>(b);
+    bone_turns_ls[i] = glm::normalize(glm::inverse(clip_ls[i].rotation) * wanted_ls);
+  };
+  for (anim::Limb limb : anim::kLimbs) {
+    const anim::LimbChain& c = chain(limb);
+    LimbTarget& t = target(limb);
+    if (!t.available || (bone != c.upper && bone != c.lower && bone != c.end)) continue;
+    // The limb lets go of its target; its bones keep what IK gave them, so only the turned
+    // bone moves.
+    if (placed(limb) && t.enabled) {
+      for (int b : {c.upper, c.lower, c.end})
+        turn_to(b, pose_.locals_ls[static_cast<std::size_t>(b)].rotation);
+    }
+    t.given = false;
+    t.rung = -1;
+    t.target_ms = resting_ms_[static_cast<int>(limb)];
+  }
+  turn_to(bone, rotation_ls / len);
+  Evaluate();
+  return true;
+}
+
+void PosingSession::ResetBoneTurns() {
+  std::fill(bone_turns_ls.begin(), bone_turns_ls.end(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  Evaluate();
+}
+
+bool PosingSession::HasBoneTurns() const {
+  return std::any_of(bone_turns_ls.begin(), bone_turns_ls.end(),
+                     [](const glm::quat& q) { return q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f); });
+}
+
 void PosingSession::ResetTargets() {
   for (anim::Limb limb : anim::kLimbs) {
     target(limb).given = false;
@@ -150,12 +193,20 @@ void PosingSession::Advance(float seconds) {
       anim::ClipTime(clip.duration, clip.loop, playback.time + seconds * playback.speed);
 }
 
-void PosingSession::Evaluate() {
-  base_.locals_ls = start_ls_.empty() ? rest_.locals_ls : start_ls_;
+void PosingSession::SampleClipPose(std::vector<anim::Transform>& locals_ls) const {
+  locals_ls = start_ls_.empty() ? rest_.locals_ls : start_ls_;
   if (playback.clip >= 0 && playback.clip < static_cast<int>(model_->clips.size())) {
     const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
-    anim::SampleClip(clip, anim::ClipTime(clip.duration, clip.loop, playback.time),
-                     base_.locals_ls);
+    anim::SampleClip(clip, anim::ClipTime(clip.duration, clip.loop, playback.time), locals_ls);
+  }
+}
+
+void PosingSession::Evaluate() {
+  SampleClipPose(base_.locals_ls);
+  if (bone_turns_ls.size() == base_.locals_ls.size()) {
+    for (std::size_t i = 0; i < bone_turns_ls.size(); ++i) {
+      base_.locals_ls[i].rotation = glm::normalize(base_.locals_ls[i].rotation * bone_turns_ls[i]);
+    }
   }
   base_.models_ms.resize(base_.locals_ls.size());
   anim::UpdateModels(model_->skeleton, base_);

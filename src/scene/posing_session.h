@@ -103,6 +103,20 @@ class PosingSession {
   // standing, blended in as the clip's limb comes within a third of a rung of its hold.
   bool ladder_follows_clip = false;
   BodyMove body;
+  // Rotations the user gave bones directly (FK rings, the pose library, hand presets): one local
+  // rotation per bone, applied on top of the clip's (local = clip's · turn) before the body moves
+  // and before IK, so a limb's solve starts from the turned pose and its knee stays on the
+  // turned side. Identity for a bone not turned; one per bone of the skeleton.
+  std::vector<glm::quat> bone_turns_ls;
+
+  // Turns `bone` so that its local rotation becomes `rotation_ls` at the clip's current time
+  // (the turn is kept relative to the clip as it plays). A limb whose upper, lower or end bone
+  // is turned lets go of its target (it rests on the hand or foot again), so IK does not undo
+  // the turn. False for a bone out of range or a rotation that is not finite.
+  bool SetBoneRotation(int bone, const glm::quat& rotation_ls);
+  // Every turn back to identity.
+  void ResetBoneTurns();
+  bool HasBoneTurns() const;
 
   // The ladder as drawn and snapped to this frame (scrolled when it follows the clip).
   const Ladder& shown_ladder() const { return ladder_now_; }
@@ -167,6 +181,8 @@ class PosingSession {
   // Solves toward `goal`, blended in by `weight`; the fingers curl once fully in.
   anim::ChainSolveResult SolveToGoal(anim::Limb limb, const LimbTarget& t, const EndGoal& goal,
                                      float weight);
+  // The start pose with the clip sampled over it at the playback's time (before turns and body).
+  void SampleClipPose(std::vector<anim::Transform>& locals_ls) const;
   // The clip's climb, measured once per clip; then the ladder scrolled to the clip's time.
   void MeasureClimb();
   void ScrollLadder();

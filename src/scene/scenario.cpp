@@ -133,6 +133,21 @@ BodyMove ParseBody(const Json& j) {
   return body;
 }
 
+std::vector<std::pair<std::string, glm::quat>> ParseBoneTurns(const Json& j) {
+  if (!j.is_object()) throw FieldError{"bone_turns must be an object"};
+  std::vector<std::pair<std::string, glm::quat>> turns;
+  for (const auto& [name, value] : j.items()) {
+    const std::string f = "bone_turns." + name;
+    if (!value.is_array() || value.size() != 4) throw FieldError{f + " must be [x, y, z, w]"};
+    const glm::quat q(Number(value[3], f + "[3]"), Number(value[0], f + "[0]"),
+                      Number(value[1], f + "[1]"), Number(value[2], f + "[2]"));
+    const float n = glm::length(q);
+    if (!(n > 0.5f && n < 2.0f)) throw FieldError{f + " must be a unit quaternion"};
+    turns.emplace_back(name, q / n);
+  }
+  return turns;
+}
+
 Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body, bool* follow) {
   if (!j.is_object()) throw FieldError{"ladder must be an object"};
   Ladder ladder;
@@ -238,6 +253,8 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
         }
       } else if (key == "body") {
         s.body = ParseBody(value);
+      } else if (key == "bone_turns") {
+        s.bone_turns = ParseBoneTurns(value);
       } else if (key == "ladder") {
         s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body,
                                &s.ladder_follows_clip);
@@ -287,6 +304,11 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     const glm::quat& q = scenario.body->turn_ms;
     j["body"] = {{"offset", ToJson(scenario.body->offset_ms)}, {"turn", {q.x, q.y, q.z, q.w}}};
   }
+  if (!scenario.bone_turns.empty()) {
+    Json turns = Json::object();
+    for (const auto& [name, q] : scenario.bone_turns) turns[name] = {q.x, q.y, q.z, q.w};
+    j["bone_turns"] = turns;
+  }
   if (scenario.ladder) {
     const Ladder& l = *scenario.ladder;
     j["ladder"] = {
@@ -325,6 +347,11 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
   s.ladder_enabled = session.ladder_enabled;
   s.ladder_follows_clip = session.ladder_follows_clip;
   if (session.body != BodyMove{}) s.body = session.body;
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  for (std::size_t i = 0; i < session.bone_turns_ls.size() && i < skeleton.names.size(); ++i) {
+    const glm::quat& q = session.bone_turns_ls[i];
+    if (q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) s.bone_turns.emplace_back(skeleton.names[i], q);
+  }
   return s;
 }
 

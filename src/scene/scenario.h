@@ -10,6 +10,7 @@
 //                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
 //                           "enabled": true, "policy": "pole", "swivel_deg": 45}},
 //    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]},
+//    "bone_turns": {"Head": [0, 0.38, 0, 0.92]},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
 //               "snap": true, "fit_body": true, "follow_clip": false}}
@@ -19,6 +20,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "scene/posing_session.h"
 
@@ -40,6 +43,8 @@ struct Scenario {
   float time = 0.0f;
   std::array<LimbSetting, 4> limbs;  // indexed by anim::Limb
   std::optional<BodyMove> body;
+  // PosingSession::bone_turns_ls by bone name (x, y, z, w), turned bones only.
+  std::vector<std::pair<std::string, glm::quat>> bone_turns;
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;          // put hands and feet on the nearest rungs after loading

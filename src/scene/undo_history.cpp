@@ -20,6 +20,7 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.ladder_enabled = session.ladder_enabled;
   s.ladder_follows_clip = session.ladder_follows_clip;
   s.body = session.body;
+  s.bone_turns_ls = session.bone_turns_ls;
   return s;
 }
 
@@ -38,12 +39,25 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
   session.ladder_enabled = snapshot.ladder_enabled;
   session.ladder_follows_clip = snapshot.ladder_follows_clip;
   session.body = snapshot.body;
+  if (snapshot.bone_turns_ls.size() == session.bone_turns_ls.size()) {
+    session.bone_turns_ls = snapshot.bone_turns_ls;
+  }
   session.Evaluate();
 }
 
 std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& after) {
   // Moving the body places the pinned targets and carries the others: one gesture, one name.
   if (before.body != after.body) return "move body";
+  // Turning a limb's bone lets go of its target too: still one gesture.
+  if (before.bone_turns_ls != after.bone_turns_ls) {
+    std::size_t turned = 0;
+    for (std::size_t i = 0; i < after.bone_turns_ls.size(); ++i) {
+      if (i >= before.bone_turns_ls.size() || before.bone_turns_ls[i] != after.bone_turns_ls[i]) {
+        ++turned;
+      }
+    }
+    return turned == 1 ? "turn bone" : "turn bones";
+  }
   std::vector<std::string> parts;
   std::size_t moved_targets = 0;
   for (anim::Limb limb : anim::kLimbs) {

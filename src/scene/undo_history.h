@@ -16,6 +16,7 @@
 #include <array>
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "scene/posing_session.h"
 
@@ -31,6 +32,7 @@ struct PosingSnapshot {
   bool ladder_enabled = false;
   bool ladder_follows_clip = false;
   BodyMove body;
+  std::vector<glm::quat> bone_turns_ls;  // PosingSession::bone_turns_ls
 
   bool operator==(const PosingSnapshot&) const = default;
 };
