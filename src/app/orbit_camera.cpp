@@ -56,6 +56,15 @@ void OrbitCamera::LookFrom(Side side, float facing_yaw_deg) {
   yaw_deg = std::fmod(yaw_deg, 360.0f);
 }
 
+OrbitCamera::Side CornerViewSide(float main_yaw_deg, float facing_yaw_deg) {
+  // The main view's yaw from the character's front, in (-180, 180]: +-90 looks at a side.
+  float from_front = std::fmod(main_yaw_deg - facing_yaw_deg, 360.0f);
+  if (from_front > 180.0f) from_front -= 360.0f;
+  if (from_front <= -180.0f) from_front += 360.0f;
+  const float off_side = std::abs(std::abs(from_front) - 90.0f);
+  return off_side < 45.0f ? OrbitCamera::Side::kFront : OrbitCamera::Side::kRight;
+}
+
 glm::vec3 OrbitCamera::Forward() const {
   const float yaw = glm::radians(yaw_deg);
   const float pitch = glm::radians(pitch_deg);

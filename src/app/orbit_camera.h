@@ -52,6 +52,11 @@ class OrbitCamera {
   glm::vec3 Forward() const;
 };
 
+// The side the corner view shows: the character's right side, or its front when the main view
+// already looks from within 45 degrees of either of its sides (top and bottom views count by
+// their yaw), so the corner always shows the depth that the main view hides.
+OrbitCamera::Side CornerViewSide(float main_yaw_deg, float facing_yaw_deg);
+
 // Distance along `ray` to the sphere, or a negative number when it misses.
 float RaySphere(const Ray& ray, const glm::vec3& center_ms, float radius);
 // Where `ray` meets the plane through `point_ms` with normal `normal_ms`; false if parallel.

@@ -36,6 +36,72 @@ bool PanelShown(const ViewerState& state) {
   return !state.options.offscreen || state.options.panel;
 }
 
+// The corner view's rectangle, in pixels from the bottom-left: a third of the window's height,
+// portrait (a standing character), at the bottom-right.
+struct CornerRect {
+  int x, y, width, height;
+};
+CornerRect CornerViewRect(int width, int height) {
+  constexpr int kMargin = 8;
+  const int h = std::max(16, height / 3);
+  const int w = std::max(16, h * 3 / 5);
+  return {width - w - kMargin, kMargin, w, h};
+}
+
+// Its camera: orthographic, from the side CornerViewSide picks, framing the character where its
+// body is now (it may have climbed a ladder).
+OrbitCamera CornerCamera(const ViewerState& state, float aspect, OrbitCamera::Side* side) {
+  const scene::PosingSession& session = *state.loaded.session;
+  glm::vec3 center_ms = state.loaded.center_ms;
+  if (session.body_bone() >= 0) {
+    center_ms +=
+        session.BodyPositionMs() - anim::PositionMs(session.rest_pose(), session.body_bone());
+  }
+  const float facing = FacingYawDeg(state);
+  *side = CornerViewSide(state.camera.yaw_deg, facing);
+  OrbitCamera camera;
+  // From the side the character's height fills the view; from the front the arms spread
+  // sideways, so the width is fitted as well.
+  camera.Frame(center_ms, *side == OrbitCamera::Side::kFront
+                              ? state.loaded.radius / std::min(aspect, 1.0f)
+                              : 0.45f * state.loaded.height);
+  camera.LookFrom(*side, facing);
+  camera.orthographic = true;
+  return camera;
+}
+
+void DrawCornerView(ViewerState& state, int width, int height) {
+  const CornerRect r = CornerViewRect(width, height);
+  const float aspect = static_cast<float>(r.width) / static_cast<float>(r.height);
+  OrbitCamera::Side side;
+  const OrbitCamera camera = CornerCamera(state, aspect, &side);
+  const glm::mat4 view_proj = camera.Projection(aspect) * camera.View();
+  state.painter.BeginInset(r.x, r.y, r.width, r.height);
+  state.painter.DrawLines(state.grid_lines, view_proj, false);
+  state.loaded.renderer->Draw(view_proj, KeyLight(camera));
+  state.painter.DrawLines(state.overlay_lines, view_proj, true);
+  state.painter.EndInset();
+}
+
+// The corner view's frame and name, drawn by ImGui over the image.
+void LabelCornerView(const ViewerState& state, int width, int height) {
+  const CornerRect r = CornerViewRect(width, height);
+  OrbitCamera::Side side;
+  CornerCamera(state, 1.0f, &side);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImGuiIO& io = ImGui::GetIO();
+  // ImGui works in window points, the frame in drawable pixels (they differ on HiDPI).
+  const float sx = io.DisplaySize.x / static_cast<float>(std::max(width, 1));
+  const float sy = io.DisplaySize.y / static_cast<float>(std::max(height, 1));
+  const ImVec2 top_left(static_cast<float>(r.x) * sx,
+                        static_cast<float>(height - r.y - r.height) * sy);
+  const ImVec2 bottom_right(static_cast<float>(r.x + r.width) * sx,
+                            static_cast<float>(height - r.y) * sy);
+  draw->AddRect(top_left, bottom_right, IM_COL32(200, 200, 200, 160));
+  draw->AddText(ImVec2(top_left.x + 4.0f, top_left.y + 2.0f), IM_COL32(220, 220, 220, 255),
+                side == OrbitCamera::Side::kFront ? "front" : "right side");
+}
+
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
 bool Init(ViewerState& state, std::string* error, int* exit_code) {
   PosePlan plan;
@@ -62,6 +128,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   if (!state.window) return false;
   state.panel.renderer = state.window->renderer();
   state.panel.history = &state.history;
+  state.panel.corner_view = state.options.corner_view;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -115,6 +182,7 @@ void Frame(ViewerState& state, float seconds) {
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   if (PanelShown(state)) ui::DrawMainPanel(state.loaded.session.get(), state.panel);
+  if (state.panel.corner_view) LabelCornerView(state, width, height);
   ImGui::Render();
   ApplyCommands(state);
 
@@ -150,6 +218,7 @@ void Frame(ViewerState& state, float seconds) {
   state.painter.DrawLines(state.grid_lines, view_proj, false);
   state.loaded.renderer->Draw(view_proj, KeyLight(state.camera));
   state.painter.DrawLines(state.overlay_lines, view_proj, true);
+  if (state.panel.corner_view) DrawCornerView(state, width, height);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   state.painter.End();
 

@@ -28,6 +28,7 @@ struct ViewerOptions {
   bool overlay = true;        // offscreen: draw skeleton, targets and circles
   bool panel = true;          // offscreen: draw the ImGui panel
   bool grid = true;           // the floor grid
+  bool corner_view = false;   // a small side view of the character in a corner
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
 };
 

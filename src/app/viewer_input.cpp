@@ -65,6 +65,27 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
   if (ctrl && key.sym == SDLK_z)
     return commands.push_back(shift ? ui::Command::kRedo : ui::Command::kUndo);
   if (ctrl && key.sym == SDLK_y) return commands.push_back(ui::Command::kRedo);
+  // The views as Blender's numpad; the digits above the letters do the same (laptops).
+  switch (key.sym) {
+    case SDLK_KP_1:
+    case SDLK_1:
+      return commands.push_back(ctrl ? ui::Command::kViewBack : ui::Command::kViewFront);
+    case SDLK_KP_3:
+    case SDLK_3:
+      return commands.push_back(ctrl ? ui::Command::kViewLeft : ui::Command::kViewRight);
+    case SDLK_KP_7:
+    case SDLK_7:
+      return commands.push_back(ctrl ? ui::Command::kViewBottom : ui::Command::kViewTop);
+    case SDLK_KP_5:
+    case SDLK_5:
+      return commands.push_back(ui::Command::kToggleOrthographic);
+    case SDLK_KP_0:
+    case SDLK_0:
+      state.panel.corner_view = !state.panel.corner_view;
+      return;
+    default:
+      break;
+  }
   switch (key.sym) {
     case SDLK_f:
       return commands.push_back(ui::Command::kFrameModel);

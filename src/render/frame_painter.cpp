@@ -47,6 +47,19 @@ void FramePainter::DrawLines(const anim::DebugDraw& lines, const glm::mat4& view
   lines_.Draw(lines, view_proj, on_top);
 }
 
+void FramePainter::BeginInset(int x, int y, int width, int height) {
+  glViewport(x, y, width, height);
+  glEnable(GL_SCISSOR_TEST);  // the clears and anything drawn stay inside
+  glScissor(x, y, width, height);
+  glClearColor(0.11f, 0.12f, 0.14f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
+void FramePainter::EndInset() {
+  glDisable(GL_SCISSOR_TEST);
+  glViewport(0, 0, width_, height_);
+}
+
 void FramePainter::End() {
   glEndQuery(GL_TIME_ELAPSED);
   timer_pending_ = true;

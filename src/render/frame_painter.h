@@ -34,6 +34,11 @@ class FramePainter {
   // software rasteriser, where allocating the multisampled target costs ~200 ms).
   void Begin(int width, int height, bool direct);
   void DrawLines(const anim::DebugDraw& lines, const glm::mat4& view_proj, bool on_top);
+  // A small view inside the frame (pixels from the bottom-left corner), on a darker background
+  // with its own depth: draw into it between BeginInset and EndInset, which returns to the
+  // whole frame.
+  void BeginInset(int x, int y, int width, int height);
+  void EndInset();
   void End();
 
   float gpu_ms() const { return gpu_ms_; }

@@ -317,6 +317,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (ImGui::Button("perspective / orthographic (5)")) {
       state.commands.push_back(Command::kToggleOrthographic);
     }
+    ImGui::Checkbox("side view in the corner (0)", &state.corner_view);
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);

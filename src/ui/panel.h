@@ -24,6 +24,7 @@ struct PanelState {
   float model_height = 1.0f;
   float width = 0.0f;  // the docked panel's width in pixels, once drawn
   int selected_bone = -1;
+  bool corner_view = false;  // a small side view of the character in the bottom-right corner
   scene::OverlayOptions overlays;
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it
   // What the buttons asked for this frame, in order; the app applies and clears them.

@@ -107,3 +107,24 @@ TEST(OrbitCameraViews, OrthographicKeepsSizesAtEveryDepth) {
 
 }  // namespace
 }  // namespace ikpose::app
+
+namespace ikpose::app {
+namespace {
+
+// The corner view shows the depth the main view hides: the character's side while the main view
+// looks at its front or back (within 45 degrees), its front while the main view looks at a side.
+TEST(CornerView, ShowsTheSideUnlessTheMainViewAlreadyDoes) {
+  using Side = OrbitCamera::Side;
+  for (float facing : {0.0f, 90.0f, -135.0f, 270.0f}) {
+    EXPECT_EQ(CornerViewSide(facing, facing), Side::kRight) << facing;
+    EXPECT_EQ(CornerViewSide(facing + 180.0f, facing), Side::kRight) << "from the back";
+    EXPECT_EQ(CornerViewSide(facing + 44.0f, facing), Side::kRight);
+    EXPECT_EQ(CornerViewSide(facing + 46.0f, facing), Side::kFront);
+    EXPECT_EQ(CornerViewSide(facing - 90.0f, facing), Side::kFront) << "from its right";
+    EXPECT_EQ(CornerViewSide(facing + 90.0f + 360.0f, facing), Side::kFront) << "from its left";
+    EXPECT_EQ(CornerViewSide(facing + 136.0f, facing), Side::kRight);
+  }
+}
+
+}  // namespace
+}  // namespace ikpose::app
