@@ -20,6 +20,7 @@
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
 #include "app/cmd_solve.h"
+#include "app/cmd_trace.h"
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/viewer.h"
@@ -140,6 +141,28 @@ int Run(int argc, char** argv) {
                         "CHAIN=x,y,z target, model space, solved on top of the pose",
                         "clip to start from (instead of --pose)");
 
+  ikpose::app::TraceOptions trace;
+  CLI::App* trace_cmd = cli.add_subcommand(
+      "trace", "replay a situation frame by frame headlessly: per-frame values and pops");
+  trace_cmd->add_option("MODEL", trace.model, "model (default: the scene's, else the bundled one)");
+  trace_cmd->add_option("--scene", trace.request.scene,
+                        "scenario file: its limbs, options, ladder and clip");
+  trace_cmd->add_option("--targets", trace.targets,
+                        "JSON Lines of {\"time\": t, \"limbs\": {\"left_arm\": {\"target\": "
+                        "[x,y,z], \"pole\": [x,y,z]}}}, times increasing; a limb's target holds "
+                        "until a later line moves it (no interpolation)");
+  trace_cmd->add_option("--clip", trace.request.clip, "clip to play under the targets");
+  trace_cmd->add_option("--from", trace.from,
+                        "first time, seconds (default: the first target's, else 0)");
+  trace_cmd->add_option("--to", trace.to,
+                        "last time, seconds (default: the last target's, else the clip's end)");
+  trace_cmd->add_option("--fps", trace.fps, "frames a second, 1..1000 (default 60)");
+  trace_cmd->add_option("--policy", trace.request.policies,
+                        "CHAIN=seed|natural|pole, or one policy for every limb (default natural)");
+  trace_cmd->add_option("--out", trace.out, "write the trace, one JSON line per frame");
+  trace_cmd->add_flag("--json", trace.json, "print the summary as JSON");
+  trace_cmd->add_flag("--fail-on-pop", trace.fail_on_pop, "exit 1 when a pop is found");
+
   bool solve_json = false;
   CLI::App* solve_cmd = cli.add_subcommand(
       "solve", "JSON Lines in, JSON Lines out: the solver's position step, one chain per line");
@@ -169,6 +192,7 @@ int Run(int argc, char** argv) {
   // The situation options of pose, export, render and view are checked by PlanPose (exit 2
   // for a command line that cannot be used), before any file is read.
   if (pose_cmd->parsed()) return ikpose::app::RunPose(pose, std::cout, std::cerr);
+  if (trace_cmd->parsed()) return ikpose::app::RunTrace(trace, std::cout, std::cerr);
   if (export_cmd->parsed()) return ikpose::app::RunExport(export_options, std::cout, std::cerr);
   if (render_cmd->parsed()) {
     if (!ParseSize(render_size, &render.width, &render.height)) {
