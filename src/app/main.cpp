@@ -65,6 +65,18 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
   command->add_option("--time", request->time, "time in the clip, seconds");
 }
 
+// --trace and --frame: a trace file on the timeline (view and render).
+void AddTraceOptions(CLI::App* command, ikpose::app::ViewerOptions* options) {
+  command->add_option("--trace", options->trace_path,
+                      "trace file (ikpose trace --out) to scrub on the timeline; its model, scene, "
+                      "clip and policies unless given");
+  command
+      ->add_option("--frame", options->trace_frame,
+                   "with --trace: the frame shown first, counted from 0 (a pop there is "
+                   "selected and explained)")
+      ->check(CLI::NonNegativeNumber);
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
@@ -86,6 +98,7 @@ int Run(int argc, char** argv) {
   view_cmd->add_option("--size", view_size, "window size WxH");
   AddPoseRequestOptions(view_cmd, &view.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
+  AddTraceOptions(view_cmd, &view);
   view_cmd->add_option("--report", view.report_path,
                        "on exit, write the pose report (as pose --json) and the window's state");
   view_cmd
@@ -102,6 +115,7 @@ int Run(int argc, char** argv) {
   render_cmd->add_option("--size", render_size, "image size WxH");
   AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
+  AddTraceOptions(render_cmd, &render);
   render_cmd->add_option("--report", render.report_path,
                          "write the pose report of the image (what pose --json prints)");
   std::string render_camera;

@@ -38,6 +38,12 @@ bool PanelShown(const ViewerState& state) {
 
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
 bool Init(ViewerState& state, std::string* error, int* exit_code) {
+  scene::TraceHeader trace_header;
+  std::vector<scene::TraceFrame> trace_frames;
+  const bool trace = !state.options.trace_path.empty();
+  if (trace && !PlanTrace(state.options, &trace_header, &trace_frames, error)) return false;
+  state.timeline.visible = !state.options.offscreen || trace;
+  state.timeline.timeline.recording = !state.options.offscreen;
   PosePlan plan;
   PlanError planned;
   if (!PlanPose(state.options.request, &plan, &planned)) {
@@ -73,6 +79,11 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
 
   if (!state.painter.Init(DataDir() / "shaders", error)) return false;
   if (!OpenModel(state, model_path, parsed.get(), state.request, error)) return false;
+  if (trace &&
+      !StartTrace(state, state.options.trace_path, std::move(trace_header), std::move(trace_frames),
+                  state.request, state.options.trace_frame, error)) {
+    return false;
+  }
   if (const std::optional<CameraSetting>& camera = state.options.camera) {
     state.camera.yaw_deg += camera->yaw_deg;  // 0: in front of the character
     state.camera.pitch_deg = camera->pitch_deg;
@@ -114,9 +125,13 @@ void Frame(ViewerState& state, float seconds) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  if (PanelShown(state)) ui::DrawMainPanel(state.loaded.session.get(), state.panel);
+  if (PanelShown(state)) {
+    ui::DrawMainPanel(state.loaded.session.get(), state.panel);
+    DrawTimeline(state);
+  }
   ImGui::Render();
   ApplyCommands(state);
+  ApplyTimelineCommands(state);
 
   // Pose: the clip moves on, then base pose + IK, then the GPU palette.
   scene::PosingSession& session = *state.loaded.session;  // "load scene" may have replaced it
@@ -124,6 +139,7 @@ void Frame(ViewerState& state, float seconds) {
   state.history.FollowPlayback(session);
   session.Evaluate();
   state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
+  RecordTimeline(state, seconds);
 
   // Overlays: floor grid under the model; targets, circles and skeleton on top.
   state.grid_lines.Clear();
@@ -134,6 +150,7 @@ void Frame(ViewerState& state, float seconds) {
   }
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
+    DrawTimelineOverlays(state, state.overlay_lines);
   } else if (session.ladder_enabled) {
     session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
@@ -145,6 +162,10 @@ void Frame(ViewerState& state, float seconds) {
   // Centre the model in what the docked panel leaves free at the left.
   state.camera.shift_ndc_x =
       PanelShown(state) ? state.panel.width / static_cast<float>(std::max(width, 1)) : 0.0f;
+  state.camera.shift_ndc_y =
+      PanelShown(state) && state.timeline.visible
+          ? state.timeline.panel.height / static_cast<float>(std::max(height, 1))
+          : 0.0f;
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
   state.painter.DrawLines(state.grid_lines, view_proj, false);

@@ -29,6 +29,8 @@ struct ViewerOptions {
   bool panel = true;          // offscreen: draw the ImGui panel
   bool grid = true;           // the floor grid
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
+  std::string trace_path;     // --trace: a trace file opened on the timeline
+  int trace_frame = 0;        // --frame: the trace's frame shown first (its pop selected)
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.
