@@ -41,6 +41,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   scene::TraceHeader trace_header;
   std::vector<scene::TraceFrame> trace_frames;
   const bool trace = !state.options.trace_path.empty();
+  *exit_code = 1;  // a trace file that cannot be read
   if (trace && !PlanTrace(state.options, &trace_header, &trace_frames, error)) return false;
   state.timeline.visible = !state.options.offscreen || trace;
   state.timeline.timeline.recording = !state.options.offscreen;
