@@ -20,6 +20,7 @@
 #include "app/cmd_inspect.h"
 #include "app/cmd_pose.h"
 #include "app/cmd_solve.h"
+#include "app/cmd_trace.h"
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/viewer.h"
@@ -64,6 +65,18 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
   command->add_option("--time", request->time, "time in the clip, seconds");
 }
 
+// --trace and --frame: a trace file on the timeline (view and render).
+void AddTraceOptions(CLI::App* command, ikpose::app::ViewerOptions* options) {
+  command->add_option("--trace", options->trace_path,
+                      "trace file (ikpose trace --out) to scrub on the timeline; its model, scene, "
+                      "clip and policies unless given");
+  command
+      ->add_option("--frame", options->trace_frame,
+                   "with --trace: the frame shown first, counted from 0 (a pop there is "
+                   "selected and explained)")
+      ->check(CLI::NonNegativeNumber);
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
@@ -85,6 +98,7 @@ int Run(int argc, char** argv) {
   view_cmd->add_option("--size", view_size, "window size WxH");
   AddPoseRequestOptions(view_cmd, &view.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
+  AddTraceOptions(view_cmd, &view);
   view_cmd->add_option("--report", view.report_path,
                        "on exit, write the pose report (as pose --json) and the window's state");
   view_cmd
@@ -101,6 +115,7 @@ int Run(int argc, char** argv) {
   render_cmd->add_option("--size", render_size, "image size WxH");
   AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
+  AddTraceOptions(render_cmd, &render);
   render_cmd->add_option("--report", render.report_path,
                          "write the pose report of the image (what pose --json prints)");
   std::string render_camera;
@@ -140,6 +155,28 @@ int Run(int argc, char** argv) {
                         "CHAIN=x,y,z target, model space, solved on top of the pose",
                         "clip to start from (instead of --pose)");
 
+  ikpose::app::TraceOptions trace;
+  CLI::App* trace_cmd = cli.add_subcommand(
+      "trace", "replay a situation frame by frame headlessly: per-frame values and pops");
+  trace_cmd->add_option("MODEL", trace.model, "model (default: the scene's, else the bundled one)");
+  trace_cmd->add_option("--scene", trace.request.scene,
+                        "scenario file: its limbs, options, ladder and clip");
+  trace_cmd->add_option("--targets", trace.targets,
+                        "JSON Lines of {\"time\": t, \"limbs\": {\"left_arm\": {\"target\": "
+                        "[x,y,z], \"pole\": [x,y,z]}}}, times increasing; a limb's target holds "
+                        "until a later line moves it (no interpolation)");
+  trace_cmd->add_option("--clip", trace.request.clip, "clip to play under the targets");
+  trace_cmd->add_option("--from", trace.from,
+                        "first time, seconds (default: the first target's, else 0)");
+  trace_cmd->add_option("--to", trace.to,
+                        "last time, seconds (default: the last target's, else the clip's end)");
+  trace_cmd->add_option("--fps", trace.fps, "frames a second, 1..1000 (default 60)");
+  trace_cmd->add_option("--policy", trace.request.policies,
+                        "CHAIN=seed|natural|pole, or one policy for every limb (default natural)");
+  trace_cmd->add_option("--out", trace.out, "write the trace, one JSON line per frame");
+  trace_cmd->add_flag("--json", trace.json, "print the summary as JSON");
+  trace_cmd->add_flag("--fail-on-pop", trace.fail_on_pop, "exit 1 when a pop is found");
+
   bool solve_json = false;
   CLI::App* solve_cmd = cli.add_subcommand(
       "solve", "JSON Lines in, JSON Lines out: the solver's position step, one chain per line");
@@ -169,6 +206,7 @@ int Run(int argc, char** argv) {
   // The situation options of pose, export, render and view are checked by PlanPose (exit 2
   // for a command line that cannot be used), before any file is read.
   if (pose_cmd->parsed()) return ikpose::app::RunPose(pose, std::cout, std::cerr);
+  if (trace_cmd->parsed()) return ikpose::app::RunTrace(trace, std::cout, std::cerr);
   if (export_cmd->parsed()) return ikpose::app::RunExport(export_options, std::cout, std::cerr);
   if (render_cmd->parsed()) {
     if (!ParseSize(render_size, &render.width, &render.height)) {

@@ -23,6 +23,7 @@ class OrbitCamera {
   // Shifts the image sideways, in NDC units (2 = the view's width), so the model centres in the
   // part of the window that the panel leaves free.
   float shift_ndc_x = 0.0f;
+  float shift_ndc_y = 0.0f;  // upward, for the timeline along the bottom
   // Orthographic: the same framing (the height the perspective view shows at the focus),
   // without perspective, as Blender's numpad 5.
   bool orthographic = false;

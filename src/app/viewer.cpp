@@ -41,11 +41,15 @@ bool PanelShown(const ViewerState& state) {
 struct CornerRect {
   int x, y, width, height;
 };
-CornerRect CornerViewRect(int width, int height) {
+CornerRect CornerViewRect(const ViewerState& state, int width, int height) {
   constexpr int kMargin = 8;
+  // Above the timeline when it is open along the bottom.
+  const int bottom = PanelShown(state) && state.timeline.visible
+                         ? static_cast<int>(state.timeline.panel.height)
+                         : 0;
   const int h = std::max(16, height / 3);
   const int w = std::max(16, h * 3 / 5);
-  return {width - w - kMargin, kMargin, w, h};
+  return {width - w - kMargin, bottom + kMargin, w, h};
 }
 
 // Its camera: orthographic, from the side CornerViewSide picks, framing the character where its
@@ -71,7 +75,7 @@ OrbitCamera CornerCamera(const ViewerState& state, float aspect, OrbitCamera::Si
 }
 
 void DrawCornerView(ViewerState& state, int width, int height) {
-  const CornerRect r = CornerViewRect(width, height);
+  const CornerRect r = CornerViewRect(state, width, height);
   const float aspect = static_cast<float>(r.width) / static_cast<float>(r.height);
   OrbitCamera::Side side;
   const OrbitCamera camera = CornerCamera(state, aspect, &side);
@@ -85,7 +89,7 @@ void DrawCornerView(ViewerState& state, int width, int height) {
 
 // The corner view's frame and name, drawn by ImGui over the image.
 void LabelCornerView(const ViewerState& state, int width, int height) {
-  const CornerRect r = CornerViewRect(width, height);
+  const CornerRect r = CornerViewRect(state, width, height);
   OrbitCamera::Side side;
   CornerCamera(state, 1.0f, &side);
   ImDrawList* draw = ImGui::GetForegroundDrawList();
@@ -104,6 +108,13 @@ void LabelCornerView(const ViewerState& state, int width, int height) {
 
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
 bool Init(ViewerState& state, std::string* error, int* exit_code) {
+  scene::TraceHeader trace_header;
+  std::vector<scene::TraceFrame> trace_frames;
+  const bool trace = !state.options.trace_path.empty();
+  *exit_code = 1;  // a trace file that cannot be read
+  if (trace && !PlanTrace(state.options, &trace_header, &trace_frames, error)) return false;
+  state.timeline.visible = !state.options.offscreen || trace;
+  state.timeline.timeline.recording = !state.options.offscreen;
   PosePlan plan;
   PlanError planned;
   if (!PlanPose(state.options.request, &plan, &planned)) {
@@ -140,6 +151,11 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
 
   if (!state.painter.Init(DataDir() / "shaders", error)) return false;
   if (!OpenModel(state, model_path, parsed.get(), state.request, error)) return false;
+  if (trace &&
+      !StartTrace(state, state.options.trace_path, std::move(trace_header), std::move(trace_frames),
+                  state.request, state.options.trace_frame, error)) {
+    return false;
+  }
   if (const std::optional<CameraSetting>& camera = state.options.camera) {
     state.camera.yaw_deg += camera->yaw_deg;  // 0: in front of the character
     state.camera.pitch_deg = camera->pitch_deg;
@@ -181,10 +197,14 @@ void Frame(ViewerState& state, float seconds) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  if (PanelShown(state)) ui::DrawMainPanel(state.loaded.session.get(), state.panel);
+  if (PanelShown(state)) {
+    ui::DrawMainPanel(state.loaded.session.get(), state.panel);
+    DrawTimeline(state);
+  }
   if (state.panel.corner_view) LabelCornerView(state, width, height);
   ImGui::Render();
   ApplyCommands(state);
+  ApplyTimelineCommands(state);
 
   // Pose: the clip moves on, then base pose + IK, then the GPU palette.
   scene::PosingSession& session = *state.loaded.session;  // "load scene" may have replaced it
@@ -192,6 +212,7 @@ void Frame(ViewerState& state, float seconds) {
   state.history.FollowPlayback(session);
   session.Evaluate();
   state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
+  RecordTimeline(state, seconds);
 
   // Overlays: floor grid under the model; targets, circles and skeleton on top.
   state.grid_lines.Clear();
@@ -202,6 +223,7 @@ void Frame(ViewerState& state, float seconds) {
   }
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
+    DrawTimelineOverlays(state, state.overlay_lines);
   } else if (session.ladder_enabled) {
     session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
@@ -213,6 +235,10 @@ void Frame(ViewerState& state, float seconds) {
   // Centre the model in what the docked panel leaves free at the left.
   state.camera.shift_ndc_x =
       PanelShown(state) ? state.panel.width / static_cast<float>(std::max(width, 1)) : 0.0f;
+  state.camera.shift_ndc_y =
+      PanelShown(state) && state.timeline.visible
+          ? state.timeline.panel.height / static_cast<float>(std::max(height, 1))
+          : 0.0f;
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
   state.painter.DrawLines(state.grid_lines, view_proj, false);

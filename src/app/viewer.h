@@ -30,6 +30,8 @@ struct ViewerOptions {
   bool grid = true;           // the floor grid
   bool corner_view = false;   // a small side view of the character in a corner
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
+  std::string trace_path;     // --trace: a trace file opened on the timeline
+  int trace_frame = 0;        // --frame: the trace's frame shown first (its pop selected)
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.

@@ -55,6 +55,7 @@ asset::Json WindowState(const ViewerState& state) {
 bool WriteViewerReport(const ViewerState& state, std::string* error) {
   asset::Json report = SessionReport(*state.loaded.session);
   if (!state.options.offscreen) report["viewer"] = WindowState(state);
+  if (state.timeline.visible) report["viewer"]["timeline"] = TimelineReport(state);
   return anim::WriteFileAtomically(
       state.options.report_path,
       report.dump(2, ' ', false, asset::Json::error_handler_t::replace) + "\n", error);

@@ -16,6 +16,7 @@
 #include "app/orbit_camera.h"
 #include "app/target_drag.h"
 #include "app/viewer.h"
+#include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
 #include "scene/posing_request.h"
@@ -54,6 +55,7 @@ struct ViewerState {
   scene::UndoHistory history;  // of the loaded model's session; a new model starts a new one
   OrbitCamera camera;
   ui::PanelState panel;
+  ViewerTimeline timeline;  // viewer_trace.cpp
   MouseMode mouse = MouseMode::kNone;
   TargetDrag drag;
   float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen

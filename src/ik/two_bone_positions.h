@@ -118,6 +118,8 @@ struct KneeCircle {
   glm::vec3 center_ms{0.f};
   float radius = 0.f;
   glm::vec3 normal_ms{1.f, 0.f, 0.f};  // unit, from the hip toward the target
+
+  bool operator==(const KneeCircle&) const = default;
 };
 
 // Everything the UI panel and `ikpose solve` show. Lengths are in the chain's units.

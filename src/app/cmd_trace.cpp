@@ -1,0 +1,195 @@
+#include "app/cmd_trace.h"
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/file_paths.h"
+#include "app/error_line.h"
+#include "asset/load_model.h"
+#include "scene/pop_detector.h"
+#include "scene/trace.h"
+#include "scene/trace_file.h"
+#include "scene/trace_replay.h"
+
+namespace ikpose::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+constexpr double kMaxFps = 1000.0;
+
+struct Range {
+  double from = 0.0;
+  double to = 0.0;
+  int frames = 1;
+};
+
+Json PopJson(const scene::Pop& p) {
+  return {{"limb", anim::LimbName(p.limb)},
+          {"time", p.time},
+          {"frame", p.frame},
+          {"knee_jump", p.knee_jump},
+          {"excess", p.excess},
+          {"side_turn_deg", p.side_turn_deg},
+          {"cause", scene::PopCauseName(p.cause)}};
+}
+
+Json Summary(const Range& range, double fps, const std::vector<scene::TraceFrame>& frames,
+             const std::vector<scene::Pop>& pops, const Json& policies) {
+  Json j;
+  j["frames"] = frames.size();
+  j["from"] = range.from;
+  j["to"] = range.to;
+  j["fps"] = fps;
+  j["pops"] = Json::array();
+  for (const scene::Pop& p : pops) j["pops"].push_back(PopJson(p));
+  j["limbs"] = Json::object();
+  const std::array<scene::LimbSummary, 4> limbs = scene::SummarizeLimbs(frames, pops);
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbSummary& s = limbs[static_cast<int>(limb)];
+    if (s.solved_frames == 0) continue;
+    j["limbs"][std::string(anim::LimbName(limb))] = {{"solved_frames", s.solved_frames},
+                                                     {"min_margin", s.min_reach_margin},
+                                                     {"min_flip_margin", s.min_flip_margin},
+                                                     {"max_knee_speed", s.max_knee_speed},
+                                                     {"pops", s.pops}};
+  }
+  j["policies"] = policies;
+  const scene::PopThresholds t;
+  j["thresholds"] = {{"excess_fraction", t.excess_fraction},
+                     {"straight_bend_deg", t.straight_bend_deg},
+                     {"side_turn_deg", t.side_turn_deg}};
+  return j;
+}
+
+void PrintText(const Json& s, std::ostream& out) {
+  out << s["frames"] << " frames from " << s["from"] << " s to " << s["to"] << " s at "
+      << s["fps"] << " fps: " << s["pops"].size() << " pop" << (s["pops"].size() == 1 ? "" : "s")
+      << "\n";
+  for (const Json& p : s["pops"]) {
+    out << "  pop: " << p["limb"].get<std::string>() << " at frame " << p["frame"] << " ("
+        << p["time"] << " s): knee jumped " << p["knee_jump"] << " (" << p["excess"]
+        << " unexplained), " << p["cause"].get<std::string>() << "\n";
+  }
+  for (const auto& [name, l] : s["limbs"].items()) {
+    out << name << ": " << l["solved_frames"] << " frames solved, min reach margin "
+        << l["min_margin"] << ", min flip margin " << l["min_flip_margin"]
+        << ", max knee speed " << l["max_knee_speed"] << "/s, " << l["pops"] << " pops\n";
+  }
+  out << "pops per policy:";
+  for (const auto& [name, p] : s["policies"].items()) out << " " << name << " " << p["pops"];
+  out << "\n";
+}
+
+}  // namespace
+
+int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) {
+  if (!std::isfinite(options.fps) || options.fps < 1.0 || options.fps > kMaxFps) {
+    return PrintError(err, "--fps must be a number of frames a second in 1..1000", 2);
+  }
+  for (const auto& [name, value] : {std::pair{"--from", options.from}, {"--to", options.to}}) {
+    if (value && !std::isfinite(*value)) {
+      return PrintError(err, std::string(name) + " must be a finite number of seconds", 2);
+    }
+  }
+  if (options.from && options.to && *options.from > *options.to) {
+    return PrintError(err, "--from must not be after --to", 2);
+  }
+  PosePlan plan;
+  PlanError planned;
+  if (!PlanPose(options.request, &plan, &planned)) {
+    return PrintError(err, planned.what, planned.exit_code);
+  }
+  std::string error;
+  std::vector<scene::TargetKey> keys;
+  if (!options.targets.empty() && !scene::ReadTargetsFile(options.targets, &keys, &error)) {
+    return PrintError(err, error);
+  }
+  const fs::path model_path = ChooseModel(options.model, plan.scene_model);
+  anim::Model model;
+  if (!asset::TryLoadModel(model_path, &model, &error)) return PrintError(err, error);
+
+  const std::string clip_name = plan.request.ClipName();
+  const int clip = clip_name.empty() ? -1 : anim::FindClip(model, clip_name);
+  Range range;
+  range.from = options.from.value_or(keys.empty() ? 0.0 : keys.front().time);
+  range.to = options.to.value_or(
+      !keys.empty() ? keys.back().time
+                    : (clip >= 0 ? model.clips[static_cast<std::size_t>(clip)].duration : 0.0));
+  if (range.to < range.from) {
+    return PrintError(err, "--from " + std::to_string(range.from) + " is after the end, " +
+                               std::to_string(range.to) + " s",
+                      2);
+  }
+  const double count = std::floor((range.to - range.from) * options.fps + 1e-6) + 1.0;
+  if (count > scene::kMaxTraceFrames) {
+    return PrintError(err,
+                      "--from .. --to at --fps " + std::to_string(options.fps) + " is " +
+                          std::to_string(static_cast<long long>(count)) + " frames; at most " +
+                          std::to_string(scene::kMaxTraceFrames),
+                      2);
+  }
+  range.frames = static_cast<int>(count);
+
+  // Every frame from its own input, through the one road.
+  std::vector<scene::TraceFrame> inputs(static_cast<std::size_t>(range.frames));
+  std::vector<scene::TraceFrame> frames(inputs.size());
+  bool any_pole = false;
+  for (int i = 0; i < range.frames; ++i) {
+    scene::TraceFrame& in = inputs[static_cast<std::size_t>(i)];
+    in.frame = i;
+    in.time = static_cast<float>(range.from + i / options.fps);
+    if (!clip_name.empty()) in.clip_time = in.time;
+    in.inputs = scene::TargetsAt(keys, in.time);
+    for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
+    if (!scene::SolveFrame(model, plan.request, in, std::nullopt,
+                           &frames[static_cast<std::size_t>(i)], &error)) {
+      return PrintError(err, "frame " + std::to_string(i) + " (" + std::to_string(in.time) +
+                                 " s): " + error);
+    }
+  }
+  const std::array<float, 4> lengths = scene::LimbLengths(model.chains);
+  const std::vector<scene::Pop> pops = scene::DetectPops(frames, lengths);
+
+  Json policies = Json::object();
+  for (anim::KneePolicy policy :
+       {anim::KneePolicy::kSeed, anim::KneePolicy::kNatural, anim::KneePolicy::kPole}) {
+    if (policy == anim::KneePolicy::kPole && !any_pole) continue;
+    std::vector<scene::TraceFrame> replayed;
+    if (!scene::ReplayUnder(model, plan.request, inputs, policy, &replayed, &error)) {
+      return PrintError(err, std::string("under the ") + anim::PolicyName(policy) +
+                                 " policy: " + error);
+    }
+    policies[anim::PolicyName(policy)] = {
+        {"pops", scene::DetectPops(replayed, lengths).size()}};
+  }
+
+  if (!options.out.empty()) {
+    scene::TraceHeader header;
+    header.model = anim::RelativeToFolderOf(model_path, options.out).string();
+    if (!options.request.scene.empty()) {
+      header.scene = anim::RelativeToFolderOf(options.request.scene, options.out).string();
+    }
+    header.clip = clip_name;
+    header.policies = options.request.policies;
+    header.fps = static_cast<float>(options.fps);
+    if (!scene::WriteTraceFile(options.out, header, frames, &error)) return PrintError(err, error);
+  }
+  const Json summary = Summary(range, options.fps, frames, pops, policies);
+  if (options.json) {
+    out << summary.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
+  } else {
+    PrintText(summary, out);
+  }
+  out.flush();
+  if (!out) return PrintError(err, "cannot write the summary to standard output");
+  return options.fail_on_pop && !pops.empty() ? 1 : 0;
+}
+
+}  // namespace ikpose::app

@@ -1,0 +1,44 @@
+// `ikpose trace [MODEL] [--scene FILE] [--targets PATH.jsonl] [--clip NAME] [--from T0] [--to T1]
+// [--fps N] [--policy ...] [--out trace.jsonl] [--json] [--fail-on-pop]`: replay a situation
+// frame by frame, headlessly, and find the pops.
+//
+// What: frames are sampled at --fps from --from to --to (defaults: the targets file's first and
+// last times, else 0 and the clip's duration). Each frame's situation is the command line's
+// (scenario, clip, policies) with the clip at the frame's time and the targets file's targets
+// held from its last line at or before that time; it is built through the one road
+// (app::PlanPose, scene::BuildSession) and solved from that frame's input pose alone (the
+// clip's, else the rest pose), as a game's IK pass would: nothing carries over between frames.
+// Every frame is recorded (scene/trace.h) and searched for pops (scene/pop_detector.h); the
+// same inputs are replayed under seed, natural and pole (pole only when the targets have poles)
+// to count each policy's pops. `--out` writes the trace file (scene/trace_file.h), `--json`
+// prints the summary, `--fail-on-pop` exits 1 when a pop is found.
+// Why: a game's IK bug report is a path of targets; this turns it into numbers, pops with a
+// cause, and a file the viewer can scrub.
+// Limits: at most scene::kMaxTraceFrames frames; --fps in 1..1000. Usage errors exit 2, files
+// that cannot be read or solved exit 1.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <ostream>
+
+#include "app/pose_plan.h"
+
+namespace ikpose::app {
+
+struct TraceOptions {
+  std::filesystem::path model;    // empty: the scene's model, else the bundled character
+  PoseRequest request;            // --scene, --clip, --policy (no targets, poles or time)
+  std::filesystem::path targets;  // --targets PATH.jsonl; empty for none
+  std::optional<double> from;     // --from T0, seconds
+  std::optional<double> to;       // --to T1, seconds
+  double fps = 60.0;              // --fps N
+  std::filesystem::path out;      // --out trace.jsonl; empty for none
+  bool json = false;
+  bool fail_on_pop = false;
+};
+
+// Returns the exit status; errors are one line "ikpose: error: <what>" on `err`.
+int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ikpose::app

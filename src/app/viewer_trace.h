@@ -1,0 +1,71 @@
+// The viewer's timeline host: records the live session, scrubs, saves and loads trace files,
+// finds the pops and draws why they happened and what the other policies give.
+//
+// What: `ViewerTimeline` holds the recording (scene/timeline.h), the panel's state
+// (ui/timeline_panel.h) and caches that change only with the recording: its pops, the pop
+// counts per policy and the ghosts of the frame shown. A frame is put back through the road
+// its frames came from: a trace file's frames through scene::SolveFrame over the trace's
+// request (what `ikpose trace` computed), a live recording's through the live session's own
+// fields (scene::RestoreInput).
+// Why: issue 13: record, plot, find the pop, understand it, compare policies.
+// Limits: the pop counts per policy replay every frame (a session built per frame), so they are
+// counted when asked (and when a trace opens), not while recording.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "anim/debug_draw.h"
+#include "asset/report.h"
+#include "scene/timeline.h"
+#include "ui/timeline_panel.h"
+
+namespace ikpose::app {
+
+struct ViewerState;
+struct ViewerOptions;
+
+struct ViewerTimeline {
+  scene::Timeline timeline;
+  ui::TimelinePanelState panel;
+  bool visible = true;  // the panel is drawn (offscreen: only with --trace)
+  std::vector<scene::Pop> pops;
+  std::uint64_t pops_revision = ~std::uint64_t{0};
+  int frames_since_pops = 0;
+  std::array<std::optional<int>, 3> policy_pops;  // seed, natural, pole
+  std::uint64_t policy_revision = ~std::uint64_t{0};
+  // The ghosts of the frame shown, per policy (none: off, or no pole for the pole policy).
+  std::array<std::optional<scene::TraceFrame>, 3> ghosts;
+  std::uint64_t ghost_revision = ~std::uint64_t{0};
+  int ghost_frame = -1;
+  std::string source = "live";
+};
+
+// Before the model opens: a trace file's header fills in what the command line left out (the
+// model, the scene, the clip, the policies; the header's names are relative to the trace's
+// folder). False with one line.
+bool PlanTrace(ViewerOptions& options, scene::TraceHeader* header,
+               std::vector<scene::TraceFrame>* frames, std::string* error);
+// Once the model is open: the frames become the timeline, the frame `shown` is put in the
+// viewport and the pops are counted per policy. False with one line.
+// `base` is the request the frames were solved from (planned from the header).
+bool StartTrace(ViewerState& state, const std::string& path, scene::TraceHeader header,
+                std::vector<scene::TraceFrame> frames, const scene::PosingRequest& base, int shown,
+                std::string* error);
+
+// The panel, drawn inside the ImGui frame.
+void DrawTimeline(ViewerState& state);
+// After the panel's commands: scrubbing, record, clear, save, load, counting per policy.
+void ApplyTimelineCommands(ViewerState& state);
+// After the session's Evaluate: records the frame, refreshes the pops.
+void RecordTimeline(ViewerState& state, float seconds);
+// The selected pop's explanation and the ghosts, into the viewport's overlay lines.
+void DrawTimelineOverlays(ViewerState& state, anim::DebugDraw& lines);
+// For `--report`: frames, the frame shown, the pops with their causes, pops per policy and
+// the ghosts' knees.
+asset::Json TimelineReport(const ViewerState& state);
+
+}  // namespace ikpose::app

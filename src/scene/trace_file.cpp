@@ -1,0 +1,418 @@
+#include "scene/trace_file.h"
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "anim/atomic_file.h"
+#include "anim/bounded_input.h"
+
+namespace ikpose::scene {
+
+namespace {
+
+using Json = nlohmann::json;
+
+Json Vec(const glm::vec3& v) {
+  return Json::array({v.x, v.y, v.z});
+}
+
+std::optional<anim::Limb> LimbNamed(std::string_view name) {
+  for (anim::Limb limb : anim::kLimbs) {
+    if (anim::LimbName(limb) == name) return limb;
+  }
+  return std::nullopt;
+}
+
+Json InputJson(const LimbInput& in) {
+  Json j = {{"target", Vec(in.target_ms)}};
+  if (in.pole_ms) j["pole"] = Vec(*in.pole_ms);
+  return j;
+}
+
+Json SampleJson(const LimbSample& s) {
+  Json j = {{"solved", s.solved}};
+  if (!s.solved) return j;
+  j["policy"] = anim::PolicyName(s.policy);
+  j["reach"] = std::string(ik::ReachName(s.reach));
+  j["reach_margin"] = s.reach_margin;
+  j["flip_margin"] = s.flip_margin;
+  j["bend_deg"] = s.bend_deg;
+  j["swivel_deg"] = s.swivel_deg;
+  j["hip_swing_deg"] = s.hip_swing_deg;
+  j["hip_twist_deg"] = s.hip_twist_deg;
+  j["knee_swing_deg"] = s.knee_swing_deg;
+  j["knee_twist_deg"] = s.knee_twist_deg;
+  j["target"] = Vec(s.target_ms);
+  if (s.pole_ms) j["pole"] = Vec(*s.pole_ms);
+  j["hip"] = Vec(s.hip_ms);
+  j["knee"] = Vec(s.knee_ms);
+  j["end"] = Vec(s.end_ms);
+  j["input_knee"] = Vec(s.input_knee_ms);
+  j["circle"] = {{"center", Vec(s.circle.center_ms)},
+                 {"radius", s.circle.radius},
+                 {"normal", Vec(s.circle.normal_ms)}};
+  j["natural"] = Vec(s.natural_ms);
+  j["limit_clamped"] = s.limit_clamped;
+  j["swivel_clamped"] = s.swivel_clamped;
+  j["softened"] = s.softened;
+  return j;
+}
+
+// Reads fields of one line, keeping the first problem (the field's path and what is wrong).
+class LineReader {
+ public:
+  bool ok() const { return ok_; }
+  std::string Message(const std::string& name, int line) const {
+    return name + ":" + std::to_string(line) + ": " + (field_.empty() ? "" : field_ + ": ") + what_;
+  }
+  bool Fail(const std::string& field, const std::string& what) {
+    if (ok_) {
+      ok_ = false;
+      field_ = field;
+      what_ = what;
+    }
+    return false;
+  }
+  // The member `key` of `object`, or null (and a failure when required).
+  const Json* Member(const Json& object, const std::string& key, const std::string& field,
+                     bool required = true) {
+    const auto it = object.find(key);
+    if (it == object.end()) {
+      if (required) Fail(field, "missing");
+      return nullptr;
+    }
+    return &*it;
+  }
+  bool Number(const Json& object, const std::string& key, const std::string& path, float* out) {
+    const std::string field = path + key;
+    const Json* j = Member(object, key, field);
+    return j && ToFloat(*j, field, out);
+  }
+  bool ToFloat(const Json& j, const std::string& field, float* out) {
+    if (!j.is_number()) return Fail(field, "not a number");
+    const double v = j.get<double>();
+    if (!std::isfinite(v) || std::abs(v) > std::numeric_limits<float>::max()) {
+      return Fail(field, "not a finite number");
+    }
+    *out = static_cast<float>(v);
+    return true;
+  }
+  bool Vec3(const Json& object, const std::string& key, const std::string& path, glm::vec3* out) {
+    const std::string field = path + key;
+    const Json* j = Member(object, key, field);
+    if (!j) return false;
+    if (!j->is_array() || j->size() != 3) return Fail(field, "not an array of 3 numbers");
+    for (int i = 0; i < 3; ++i) {
+      if (!ToFloat((*j)[static_cast<std::size_t>(i)], field, &(*out)[i])) return false;
+    }
+    return true;
+  }
+  bool Bool(const Json& object, const std::string& key, const std::string& path, bool* out) {
+    const std::string field = path + key;
+    const Json* j = Member(object, key, field);
+    if (!j) return false;
+    if (!j->is_boolean()) return Fail(field, "not true or false");
+    *out = j->get<bool>();
+    return true;
+  }
+  bool String(const Json& object, const std::string& key, const std::string& path,
+              std::string* out) {
+    const std::string field = path + key;
+    const Json* j = Member(object, key, field);
+    if (!j) return false;
+    if (!j->is_string()) return Fail(field, "not a string");
+    *out = j->get<std::string>();
+    return true;
+  }
+  bool Object(const Json& j, const std::string& field) {
+    return j.is_object() || Fail(field, "not an object");
+  }
+
+ private:
+  bool ok_ = true;
+  std::string field_;
+  std::string what_;
+};
+
+bool ReadInput(LineReader& r, const Json& j, const std::string& path, LimbInput* in) {
+  if (!r.Object(j, path.substr(0, path.size() - 1))) return false;
+  in->has_target = true;
+  if (!r.Vec3(j, "target", path, &in->target_ms)) return false;
+  if (j.contains("pole")) {
+    glm::vec3 pole{0.f};
+    if (!r.Vec3(j, "pole", path, &pole)) return false;
+    in->pole_ms = pole;
+  }
+  return true;
+}
+
+bool ReadSample(LineReader& r, const Json& j, const std::string& path, LimbSample* s) {
+  if (!r.Bool(j, "solved", path, &s->solved)) return false;
+  if (!s->solved) return true;
+  std::string word;
+  if (!r.String(j, "policy", path, &word)) return false;
+  if (!anim::ParsePolicy(word, &s->policy)) return r.Fail(path + "policy", "unknown policy");
+  if (!r.String(j, "reach", path, &word)) return false;
+  bool known = false;
+  for (ik::Reach reach : {ik::Reach::kReachable, ik::Reach::kTooFar, ik::Reach::kTooClose}) {
+    if (ik::ReachName(reach) == word) {
+      s->reach = reach;
+      known = true;
+    }
+  }
+  if (!known) return r.Fail(path + "reach", "not reachable, too_far or too_close");
+  const std::pair<const char*, float*> numbers[] = {{"reach_margin", &s->reach_margin},
+                                                    {"flip_margin", &s->flip_margin},
+                                                    {"bend_deg", &s->bend_deg},
+                                                    {"swivel_deg", &s->swivel_deg},
+                                                    {"hip_swing_deg", &s->hip_swing_deg},
+                                                    {"hip_twist_deg", &s->hip_twist_deg},
+                                                    {"knee_swing_deg", &s->knee_swing_deg},
+                                                    {"knee_twist_deg", &s->knee_twist_deg}};
+  for (const auto& [key, value] : numbers) {
+    if (!r.Number(j, key, path, value)) return false;
+  }
+  const std::pair<const char*, glm::vec3*> points[] = {{"target", &s->target_ms},
+                                                       {"hip", &s->hip_ms},
+                                                       {"knee", &s->knee_ms},
+                                                       {"end", &s->end_ms},
+                                                       {"input_knee", &s->input_knee_ms},
+                                                       {"natural", &s->natural_ms}};
+  for (const auto& [key, value] : points) {
+    if (!r.Vec3(j, key, path, value)) return false;
+  }
+  if (j.contains("pole")) {
+    glm::vec3 pole{0.f};
+    if (!r.Vec3(j, "pole", path, &pole)) return false;
+    s->pole_ms = pole;
+  }
+  const std::string circle_path = path + "circle.";
+  const Json* circle = r.Member(j, "circle", path + "circle");
+  if (!circle || !r.Object(*circle, path + "circle") ||
+      !r.Vec3(*circle, "center", circle_path, &s->circle.center_ms) ||
+      !r.Number(*circle, "radius", circle_path, &s->circle.radius) ||
+      !r.Vec3(*circle, "normal", circle_path, &s->circle.normal_ms)) {
+    return false;
+  }
+  return r.Bool(j, "limit_clamped", path, &s->limit_clamped) &&
+         r.Bool(j, "swivel_clamped", path, &s->swivel_clamped) &&
+         r.Bool(j, "softened", path, &s->softened);
+}
+
+// Calls `each(json, line_number, reader)` for every non-blank line of `text`, after the bounds.
+template <typename Each>
+bool ForEachLine(std::string_view text, const std::string& name, std::string* error, Each each) {
+  int number = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    LineReader r;
+    if (line.size() > kMaxTraceLineBytes) {
+      r.Fail("", "line longer than " + std::to_string(kMaxTraceLineBytes) + " bytes");
+    } else if (!anim::JsonNestingWithin(line, kMaxTraceDepth)) {
+      r.Fail("", "nested deeper than " + std::to_string(kMaxTraceDepth) + " levels");
+    } else {
+      const Json j = Json::parse(line, nullptr, false);
+      if (j.is_discarded()) {
+        r.Fail("", "not valid JSON");
+      } else if (r.Object(j, "line")) {
+        each(j, number, r);
+      }
+    }
+    if (!r.ok()) {
+      *error = r.Message(name, number);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ReadFileBounded(const std::filesystem::path& path, std::string* text, std::string* error) {
+  return anim::ReadRegularFile(path, kMaxTraceFileBytes, text, error);
+}
+
+}  // namespace
+
+std::string TraceHeaderLine(const TraceHeader& header) {
+  const Json j = {{"ikpose_trace", 1},   {"model", header.model},       {"scene", header.scene},
+                  {"clip", header.clip}, {"policies", header.policies}, {"fps", header.fps}};
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string TraceFrameLine(const TraceFrame& frame) {
+  Json limbs = Json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
+    const LimbSample& s = frame.limbs[static_cast<int>(limb)];
+    if (!in.has_target && !s.solved) continue;
+    Json j = SampleJson(s);
+    if (in.has_target) j["input"] = InputJson(in);
+    limbs[std::string(anim::LimbName(limb))] = std::move(j);
+  }
+  Json j = {{"frame", frame.frame}, {"time", frame.time}, {"limbs", std::move(limbs)}};
+  if (frame.clip_time) j["clip_time"] = *frame.clip_time;
+  return j.dump();
+}
+
+bool WriteTraceFile(const std::filesystem::path& path, const TraceHeader& header,
+                    const std::vector<TraceFrame>& frames, std::string* error) {
+  std::string text = TraceHeaderLine(header) + "\n";
+  for (const TraceFrame& frame : frames) text += TraceFrameLine(frame) + "\n";
+  return anim::WriteFileAtomically(path, text, error);
+}
+
+bool ParseTrace(std::string_view text, const std::string& name, TraceHeader* header,
+                std::vector<TraceFrame>* frames, std::string* error) {
+  frames->clear();
+  bool have_header = false;
+  return ForEachLine(text, name, error,
+                     [&](const Json& j, int, LineReader& r) {
+                       if (!have_header) {
+                         const Json* version = r.Member(j, "ikpose_trace", "ikpose_trace");
+                         if (!version) return;
+                         if (*version != 1) {
+                           r.Fail("ikpose_trace", "not 1 (a trace file of another version)");
+                           return;
+                         }
+                         if (!r.String(j, "model", "", &header->model) ||
+                             !r.String(j, "scene", "", &header->scene) ||
+                             !r.String(j, "clip", "", &header->clip) ||
+                             !r.Number(j, "fps", "", &header->fps)) {
+                           return;
+                         }
+                         if (!(header->fps > 0.f)) {
+                           r.Fail("fps", "not positive");
+                           return;
+                         }
+                         const Json* policies = r.Member(j, "policies", "policies");
+                         if (!policies) return;
+                         if (!policies->is_array()) {
+                           r.Fail("policies", "not an array of strings");
+                           return;
+                         }
+                         header->policies.clear();
+                         for (const Json& p : *policies) {
+                           if (!p.is_string()) {
+                             r.Fail("policies", "not an array of strings");
+                             return;
+                           }
+                           header->policies.push_back(p.get<std::string>());
+                         }
+                         have_header = true;
+                         return;
+                       }
+                       if (frames->size() >= static_cast<std::size_t>(kMaxTraceFrames)) {
+                         r.Fail("", "more than " + std::to_string(kMaxTraceFrames) + " frames");
+                         return;
+                       }
+                       TraceFrame f;
+                       const Json* number = r.Member(j, "frame", "frame");
+                       if (!number) return;
+                       if (!number->is_number_integer() || *number < 0 ||
+                           *number > kMaxTraceFrames * 1000) {
+                         r.Fail("frame", "not a frame number");
+                         return;
+                       }
+                       f.frame = number->get<int>();
+                       if (!r.Number(j, "time", "", &f.time)) return;
+                       if (!frames->empty() && !(f.time > frames->back().time)) {
+                         r.Fail("time", "not after the previous frame's");
+                         return;
+                       }
+                       if (j.contains("clip_time")) {
+                         float clip_time = 0.f;
+                         if (!r.Number(j, "clip_time", "", &clip_time)) return;
+                         f.clip_time = clip_time;
+                       }
+                       const Json* limbs = r.Member(j, "limbs", "limbs");
+                       if (!limbs || !r.Object(*limbs, "limbs")) return;
+                       for (const auto& [key, value] : limbs->items()) {
+                         const std::string path = "limbs." + key + ".";
+                         const std::optional<anim::Limb> limb = LimbNamed(key);
+                         if (!limb) {
+                           r.Fail("limbs." + key,
+                                  "unknown limb (left_arm, right_arm, left_leg, right_leg)");
+                           return;
+                         }
+                         if (!r.Object(value, "limbs." + key)) return;
+                         const int l = static_cast<int>(*limb);
+                         if (value.contains("input") &&
+                             !ReadInput(r, value["input"], path + "input.", &f.inputs[l])) {
+                           return;
+                         }
+                         if (!ReadSample(r, value, path, &f.limbs[l])) return;
+                       }
+                       frames->push_back(std::move(f));
+                     }) &&
+         (have_header || [&] {
+           *error = name + ": empty trace file (no header line)";
+           return false;
+         }());
+}
+
+bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
+                   std::vector<TraceFrame>* frames, std::string* error) {
+  std::string text;
+  if (!ReadFileBounded(path, &text, error)) return false;
+  return ParseTrace(text, path.string(), header, frames, error);
+}
+
+bool ParseTargets(std::string_view text, const std::string& name, std::vector<TargetKey>* keys,
+                  std::string* error) {
+  keys->clear();
+  const bool ok = ForEachLine(text, name, error, [&](const Json& j, int, LineReader& r) {
+    TargetKey key;
+    if (!r.Number(j, "time", "", &key.time)) return;
+    if (!keys->empty() && !(key.time > keys->back().time)) {
+      r.Fail("time", "not after the previous line's");
+      return;
+    }
+    const Json* limbs = r.Member(j, "limbs", "limbs");
+    if (!limbs || !r.Object(*limbs, "limbs")) return;
+    for (const auto& [limb_name, value] : limbs->items()) {
+      const std::optional<anim::Limb> limb = LimbNamed(limb_name);
+      if (!limb) {
+        r.Fail("limbs." + limb_name, "unknown limb (left_arm, right_arm, left_leg, right_leg)");
+        return;
+      }
+      if (!ReadInput(r, value, "limbs." + limb_name + ".", &key.limbs[static_cast<int>(*limb)])) {
+        return;
+      }
+    }
+    keys->push_back(key);
+  });
+  if (ok && keys->empty()) {
+    *error = name + ": no targets (one JSON object a line: {\"time\": t, \"limbs\": {...}})";
+    return false;
+  }
+  return ok;
+}
+
+bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* keys,
+                     std::string* error) {
+  std::string text;
+  if (!ReadFileBounded(path, &text, error)) return false;
+  return ParseTargets(text, path.string(), keys, error);
+}
+
+std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time) {
+  std::array<LimbInput, 4> now{};
+  constexpr float kSlack = 1e-6f;
+  for (const TargetKey& key : keys) {
+    if (key.time > time + kSlack) break;
+    for (int l = 0; l < 4; ++l) {
+      if (key.limbs[l].has_target) now[l] = key.limbs[l];
+    }
+  }
+  return now;
+}
+
+}  // namespace ikpose::scene

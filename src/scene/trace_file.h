@@ -1,0 +1,78 @@
+// Trace files and target paths: JSON Lines, one frame (or one target key) per line.
+//
+// What: a trace file opens with a header line, {"ikpose_trace": 1, "model": .., "scene": ..,
+// "clip": .., "policies": [..], "fps": n}, then one line per recorded frame:
+//   {"frame": i, "time": t, "clip_time": ct, "limbs": {"left_leg": {"input": {"target": [..],
+//    "pole": [..]}, "solved": true, "policy": .., "reach": .., "reach_margin": m, ..}}}
+// (every LimbSample field, scene/trace.h, under its own name; a limb neither given nor solved is
+// left out). A targets file (`ikpose trace --targets`) holds a game's path of targets:
+//   {"time": t, "limbs": {"left_arm": {"target": [x, y, z], "pole": [x, y, z]}}}
+// poles optional, times strictly increasing; a limb absent from a line keeps its last target.
+// Floats are written with the digits that read back to the same float, so a frame read back
+// equals the frame written and restores the same situation.
+// Why: a recorded game session is handed over, replayed, plotted and searched for pops; the files
+// come from anywhere, so reading them is bounded: whole files up to kMaxTraceFileBytes, lines up
+// to kMaxTraceLineBytes, nesting up to kMaxTraceDepth, finite numbers only, and a bad line is one
+// error "<file>:<line>: <field>: <what>".
+// Limits: files are read whole into memory (at most kMaxTraceFileBytes); a trace holds at most
+// kMaxTraceFrames frames. Between two lines of a targets file the earlier line's targets hold
+// (no interpolation): a game's IK pass sees the target set that frame.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scene/trace.h"
+
+namespace ikpose::scene {
+
+inline constexpr std::size_t kMaxTraceFileBytes = 256u << 20;
+inline constexpr std::size_t kMaxTraceLineBytes = 64u << 10;
+inline constexpr int kMaxTraceDepth = 8;
+// Ten minutes at 60 frames a second.
+inline constexpr int kMaxTraceFrames = 36000;
+
+struct TraceHeader {
+  std::string model;  // as given (relative to the trace file's folder when written by ikpose)
+  std::string scene;  // "" for none
+  std::string clip;   // "" for none
+  std::vector<std::string> policies;  // the --policy words
+  float fps = 60.f;
+
+  bool operator==(const TraceHeader&) const = default;
+};
+
+// One line each, without the newline.
+std::string TraceHeaderLine(const TraceHeader& header);
+std::string TraceFrameLine(const TraceFrame& frame);
+
+// Header and frames through a temporary file renamed into place; false with one line.
+bool WriteTraceFile(const std::filesystem::path& path, const TraceHeader& header,
+                    const std::vector<TraceFrame>& frames, std::string* error);
+
+// `name` labels errors. False with one line "<name>:<line>: <field>: <what>".
+bool ParseTrace(std::string_view text, const std::string& name, TraceHeader* header,
+                std::vector<TraceFrame>* frames, std::string* error);
+bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
+                   std::vector<TraceFrame>* frames, std::string* error);
+
+// One line of a targets file: the limbs it places.
+struct TargetKey {
+  float time = 0.f;
+  std::array<LimbInput, 4> limbs;  // has_target: on this line
+};
+
+bool ParseTargets(std::string_view text, const std::string& name, std::vector<TargetKey>* keys,
+                  std::string* error);
+bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* keys,
+                     std::string* error);
+
+// Each limb's latest target (and its pole) at `time`: held from the last line at or before it
+// (1 microsecond of slack for times printed rounded). A limb not placed yet has no target.
+std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time);
+
+}  // namespace ikpose::scene

@@ -1,0 +1,69 @@
+#include "scene/trace_replay.h"
+
+#include <algorithm>
+
+namespace ikpose::scene {
+
+namespace {
+
+template <typename Points>
+void Replace(Points& points, const std::string& chain, const glm::vec3& point_ms) {
+  std::erase_if(points, [&](const ChainPoint& p) { return p.chain == chain; });
+  points.push_back({chain, point_ms});
+}
+
+}  // namespace
+
+PosingRequest FrameRequest(const PosingRequest& base, const TraceFrame& frame) {
+  PosingRequest request = base;
+  if (frame.clip_time) request.time = *frame.clip_time;
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
+    if (!in.has_target) continue;
+    const std::string chain(anim::LimbName(limb));
+    Replace(request.targets, chain, in.target_ms);
+    if (in.pole_ms) Replace(request.poles, chain, *in.pole_ms);
+  }
+  return request;
+}
+
+PosingRequest WithPolicy(const PosingRequest& request, const TraceFrame& frame,
+                         anim::KneePolicy policy) {
+  PosingRequest out = request;
+  if (policy != anim::KneePolicy::kPole) {
+    out.policies = {{std::string(), policy}};
+    return out;
+  }
+  out.policies.clear();  // an earlier seed or natural for every limb would drop the poles
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
+    if (in.has_target && in.pole_ms) out.policies.emplace_back(anim::LimbName(limb), policy);
+  }
+  return out;
+}
+
+std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const PosingRequest& base,
+                                          const TraceFrame& input,
+                                          std::optional<anim::KneePolicy> policy,
+                                          TraceFrame* recorded, std::string* error) {
+  PosingRequest request = FrameRequest(base, input);
+  if (policy) request = WithPolicy(request, input, *policy);
+  std::unique_ptr<PosingSession> session = BuildSession(model, request, error);
+  if (session && recorded) *recorded = RecordFrame(*session, input.frame, input.time, input.inputs);
+  return session;
+}
+
+bool ReplayUnder(const anim::Model& model, const PosingRequest& base,
+                 const std::vector<TraceFrame>& inputs, anim::KneePolicy policy,
+                 std::vector<TraceFrame>* replayed, std::string* error) {
+  replayed->clear();
+  replayed->reserve(inputs.size());
+  for (const TraceFrame& input : inputs) {
+    TraceFrame frame;
+    if (!SolveFrame(model, base, input, policy, &frame, error)) return false;
+    replayed->push_back(std::move(frame));
+  }
+  return true;
+}
+
+}  // namespace ikpose::scene

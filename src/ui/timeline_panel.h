@@ -1,0 +1,75 @@
+// The timeline panel: a recording's per-limb values plotted over its frames, a playhead, the
+// pops marked in red, and the controls of the recording (record, clear, save, load).
+//
+// What: along the bottom of the window, beside the docked main panel. One value at a time
+// (`TimelineValue`: reach margin, knee jump, bend, swivel, flip margin, hip and knee swing and
+// twist) is plotted per limb in the limb's colour; dragging on the plot asks for that frame
+// (`scrub_to`), a click on a red tick selects the pop (and its frame), and the pop selected is
+// explained in words: limb, frame, time, knee jump and the named cause. Ghost toggles say which
+// policies the viewport draws beside the pose; the pop counts per policy are shown once the
+// app has counted them.
+// Why: issue 13: a pop is found and understood by looking at the values over time.
+// Limits: draws with ImGui's draw lists only (no plotting library, no GL). A recording longer
+// than the plot is wide is drawn one frame per pixel column's first frame (a one-frame spike
+// between columns can hide; its red tick does not).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scene/pop_detector.h"
+#include "scene/trace.h"
+
+namespace ikpose::ui {
+
+enum class TimelineValue {
+  kReachMargin,
+  kKneeJump,  // |knee_i - knee_{i-1}|, model units per frame
+  kBend,
+  kSwivel,
+  kFlipMargin,
+  kHipSwing,
+  kHipTwist,
+  kKneeSwing,
+  kKneeTwist,
+};
+inline constexpr int kTimelineValues = 9;
+const char* TimelineValueName(TimelineValue value);
+// The value of `limb` in frames[i] (0 where the limb was not solved; knee jump 0 at i = 0 or
+// after an unsolved frame).
+float TimelineValueAt(const scene::TraceRecorder& frames, std::size_t i, anim::Limb limb,
+                      TimelineValue value);
+
+enum class TimelineCommand { kToggleRecord, kClear, kSave, kLoad, kCountPolicies };
+
+// What the app shows in the panel (read only here).
+struct TimelineView {
+  const scene::TraceRecorder* frames = nullptr;
+  const std::vector<scene::Pop>* pops = nullptr;
+  int shown = -1;  // index of the frame on screen
+  bool recording = false;
+  std::string source;  // "live" or the trace file's name
+  // seed, natural, pole: pops over the recording under each (none: not counted yet / no pole).
+  std::array<std::optional<int>, 3> policy_pops;
+};
+
+struct TimelinePanelState {
+  bool open = false;  // closed: a bar with the frame and pop counts
+  TimelineValue value = TimelineValue::kKneeJump;
+  std::array<bool, 4> limbs{true, true, true, true};  // which limbs are plotted
+  std::array<bool, 3> ghosts{true, true, true};       // seed, natural, pole
+  int selected_pop = -1;                              // index into TimelineView::pops
+  std::string path = "ikpose-trace.jsonl";            // what save writes and load reads
+  std::string status;                                 // one line: the last save or load
+  float height = 0.f;                                 // drawn height in pixels
+  // Asked this frame; the app applies and clears them.
+  std::optional<int> scrub_to;  // a frame index
+  std::vector<TimelineCommand> commands;
+};
+
+// Draws along the bottom of the display, right of `left_px` (the main panel's width).
+void DrawTimelinePanel(const TimelineView& view, float left_px, TimelinePanelState& state);
+
+}  // namespace ikpose::ui
