@@ -73,6 +73,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
 
   if (!state.painter.Init(DataDir() / "shaders", error)) return false;
   if (!OpenModel(state, model_path, parsed.get(), state.request, error)) return false;
+  OpenLibrary(state);
   if (const std::optional<CameraSetting>& camera = state.options.camera) {
     state.camera.yaw_deg += camera->yaw_deg;  // 0: in front of the character
     state.camera.pitch_deg = camera->pitch_deg;

@@ -28,6 +28,7 @@ struct ViewerOptions {
   bool overlay = true;        // offscreen: draw skeleton, targets and circles
   bool panel = true;          // offscreen: draw the ImGui panel
   bool grid = true;           // the floor grid
+  std::string library_dir;    // the pose library's folder; empty: scene::DefaultLibraryFolder()
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
 };
 
