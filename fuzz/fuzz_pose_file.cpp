@@ -1,4 +1,4 @@
-// Fuzz target: pose files (asset/pose_file.h), from the text on; any input must give a pose
+// Fuzz target: pose files (scene/pose_file.h), from the text on; any input must give a pose
 // file of unit quaternions and finite numbers, or a one-line error.
 #include <cmath>
 #include <cstddef>
@@ -6,13 +6,13 @@
 #include <string>
 #include <string_view>
 
-#include "asset/pose_file.h"
+#include "scene/pose_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  ikpose::asset::PoseFile pose;
+  ikpose::scene::PoseFile pose;
   std::string error;
-  if (ikpose::asset::ParsePoseFile(text, "fuzz/pose.json", &pose, &error)) {
+  if (ikpose::scene::ParsePoseFile(text, "fuzz/pose.json", &pose, &error)) {
     for (const auto& bone : pose.bones) {
       if (std::abs(glm::length(bone.rotation_ls) - 1.0f) > 1e-3f) __builtin_trap();
     }

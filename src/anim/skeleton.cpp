@@ -54,6 +54,15 @@ int Skeleton::JointCount() const {
   return count;
 }
 
+std::vector<int> Skeleton::ReportedBones() const {
+  std::vector<int> bones;
+  for (int i = 0; i < size(); ++i) {
+    const bool mesh_only = (flags[static_cast<std::size_t>(i)] & kBoneHasMesh) != 0 && !IsJoint(i);
+    if (!mesh_only) bones.push_back(i);
+  }
+  return bones;
+}
+
 std::string Skeleton::Validate() const {
   const std::size_t n = parents.size();
   if (names.size() != n || rest_ls.size() != n || flags.size() != n) {

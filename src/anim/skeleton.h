@@ -58,6 +58,9 @@ struct Skeleton {
   int JointCount() const;
   // Checks parents-before-children, sizes and finite transforms; "" when fine, else why not.
   std::string Validate() const;
+  // The bones reports and pose files list: every node except those that only carry a mesh, in
+  // skeleton order.
+  std::vector<int> ReportedBones() const;
 };
 
 // A pose: local transforms and the model matrices computed from them.

@@ -10,7 +10,7 @@
 #include "app/pose_report.h"
 #include "asset/export_gltf.h"
 #include "asset/load_model.h"
-#include "asset/pose_file.h"
+#include "scene/pose_file.h"
 
 namespace ikpose::app {
 
@@ -44,8 +44,8 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
                 2);
   }
   std::string error;
-  asset::PoseFile pose_file;
-  if (!options.pose.empty() && !asset::ReadPoseFile(options.pose, &pose_file, &error)) {
+  scene::PoseFile pose_file;
+  if (!options.pose.empty() && !scene::ReadPoseFile(options.pose, &pose_file, &error)) {
     return Fail(err, error);
   }
   PosePlan plan;
@@ -74,7 +74,7 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   int unlisted = 0;
   if (!options.pose.empty()) {
     anim::Pose start = anim::RestPose(model.skeleton);
-    if (!asset::PoseFromFile(pose_file, model, &start, &unlisted, &error)) return Fail(err, error);
+    if (!scene::PoseFromFile(pose_file, model, &start, &unlisted, &error)) return Fail(err, error);
     plan.request.start_pose_ls = std::move(start.locals_ls);
   }
   const std::unique_ptr<scene::PosingSession> session =

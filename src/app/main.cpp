@@ -99,6 +99,8 @@ int Run(int argc, char** argv) {
   AddPoseRequestOptions(view_cmd, &view.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
   AddTraceOptions(view_cmd, &view);
+  view_cmd->add_option("--library", view.library_dir,
+                       "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
   view_cmd->add_option("--report", view.report_path,
                        "on exit, write the pose report (as pose --json) and the window's state");
   view_cmd
@@ -116,6 +118,8 @@ int Run(int argc, char** argv) {
   AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
   AddTraceOptions(render_cmd, &render);
+  render_cmd->add_option("--library", render.library_dir,
+                         "pose library folder shown in the panel (default: as view)");
   render_cmd->add_option("--report", render.report_path,
                          "write the pose report of the image (what pose --json prints)");
   std::string render_camera;

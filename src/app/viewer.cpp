@@ -156,6 +156,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
                   state.request, state.options.trace_frame, error)) {
     return false;
   }
+  OpenLibrary(state);
   if (const std::optional<CameraSetting>& camera = state.options.camera) {
     state.camera.yaw_deg += camera->yaw_deg;  // 0: in front of the character
     state.camera.pitch_deg = camera->pitch_deg;

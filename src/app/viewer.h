@@ -29,6 +29,7 @@ struct ViewerOptions {
   bool panel = true;          // offscreen: draw the ImGui panel
   bool grid = true;           // the floor grid
   bool corner_view = false;   // a small side view of the character in a corner
+  std::string library_dir;    // the pose library's folder; empty: scene::DefaultLibraryFolder()
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
   std::string trace_path;     // --trace: a trace file opened on the timeline
   int trace_frame = 0;        // --frame: the trace's frame shown first (its pop selected)

@@ -97,6 +97,7 @@ void ApplyCommands(ViewerState& state) {
   using ui::Command;
   // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
   const bool editing = state.drag.active() || ImGui::IsAnyItemActive();
+  state.retired_thumbnails.clear();  // no longer in any frame's draw list
   for (const Command command : state.panel.commands) {
     scene::PosingSession& session = *state.loaded.session;
     switch (command) {
@@ -160,6 +161,14 @@ void ApplyCommands(ViewerState& state) {
       }
       case Command::kToggleOrthographic:
         state.camera.orthographic = !state.camera.orthographic;
+        break;
+      case Command::kLibrarySave:
+      case Command::kLibraryApply:
+      case Command::kLibraryRename:
+      case Command::kLibraryDelete:
+      case Command::kLibraryRefresh:
+      case Command::kPoseHand:
+        ApplyLibraryCommand(state, command, editing);
         break;
     }
   }

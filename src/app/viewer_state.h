@@ -7,6 +7,7 @@
 #include <SDL.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,8 @@
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
+#include "render/thumbnail.h"
+#include "scene/pose_library.h"
 #include "scene/posing_request.h"
 #include "scene/posing_session.h"
 #include "scene/undo_history.h"
@@ -49,6 +52,11 @@ struct ViewerState {
   std::string scene_path;        // where "save scene" writes and "load scene" reads
   std::unique_ptr<GlWindow> window;
   render::FramePainter painter;
+  // The pose library (viewer_library.cpp) and its thumbnails as textures, by entry name.
+  std::unique_ptr<scene::PoseLibrary> library;
+  render::ThumbnailPainter thumbnail_painter;
+  std::map<std::string, std::unique_ptr<render::ImageTexture>> thumbnails;
+  std::vector<std::unique_ptr<render::ImageTexture>> retired_thumbnails;  // freed next frame
   anim::DebugDraw grid_lines;  // recorded each frame, kept to reuse their storage
   anim::DebugDraw overlay_lines;
   LoadedModel loaded;
@@ -83,6 +91,13 @@ float FacingYawDeg(const ViewerState& state);
 // viewer_commands.cpp: applies the panel's and the keys' commands in order, each edit as one
 // undo step, and clears them.
 void ApplyCommands(ViewerState& state);
+
+// viewer_library.cpp: opens the library folder (--library, else the per-user default) and
+// uploads its thumbnails; applies a library or hand command (`editing`: a widget is held, so a
+// hand slider is not a step yet).
+void OpenLibrary(ViewerState& state);
+void SyncThumbnails(ViewerState& state);
+void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
 
 // viewer_input.cpp: mouse and keys (after ImGui has seen the event).
 void HandleInput(ViewerState& state, const SDL_Event& event);

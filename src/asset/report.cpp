@@ -53,17 +53,6 @@ Json ToJson(const glm::quat& q) {
   return Json::array({Clean(q.x), Clean(q.y), Clean(q.z), Clean(q.w)});
 }
 
-std::vector<int> ReportedBones(const anim::Skeleton& skeleton) {
-  std::vector<int> bones;
-  for (int i = 0; i < skeleton.size(); ++i) {
-    const bool mesh_only =
-        (skeleton.flags[static_cast<std::size_t>(i)] & anim::kBoneHasMesh) != 0 &&
-        !skeleton.IsJoint(i);
-    if (!mesh_only) bones.push_back(i);
-  }
-  return bones;
-}
-
 float ModelHeight(const anim::Model& model, const anim::Pose& rest) {
   const anim::Bounds bounds = anim::ComputeBounds(model, rest);
   return bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
@@ -77,7 +66,7 @@ struct Listing {
   std::vector<int> bones;
   std::vector<int> position;
   std::vector<int> parent;
-  explicit Listing(const anim::Skeleton& s) : bones(ReportedBones(s)) {
+  explicit Listing(const anim::Skeleton& s) : bones(s.ReportedBones()) {
     position.assign(static_cast<std::size_t>(s.size()), -1);
     for (std::size_t i = 0; i < bones.size(); ++i)
       position[static_cast<std::size_t>(bones[i])] = static_cast<int>(i);

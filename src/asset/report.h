@@ -5,7 +5,8 @@
 // chains, warnings) and `PoseReport` (per chain the solver's report, per bone the local
 // transform, Euler angles and model-space position).
 // Why: the command line prints them, `--out` saves them, tests and tools read them back.
-// Limits: "bones" lists the skeleton minus nodes that only carry a mesh (ReportedBones);
+// Limits: "bones" lists the skeleton minus nodes that only carry a mesh
+// (Skeleton::ReportedBones);
 // "parent" indexes that list. Euler angles are degrees, x then y then z applied in that order
 // (R = Rz * Ry * Rx), as glm::eulerAngles gives them.
 #pragma once
@@ -22,9 +23,6 @@
 namespace ikpose::asset {
 
 using Json = nlohmann::ordered_json;
-
-// Skeleton indices of the bones a report lists, in skeleton order.
-std::vector<int> ReportedBones(const anim::Skeleton& skeleton);
 
 // Height along +Y of the skinned rest pose (meshes, else joints).
 float ModelHeight(const anim::Model& model, const anim::Pose& rest);

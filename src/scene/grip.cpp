@@ -112,26 +112,45 @@ EndGoal StandOnRung(const FootShape& foot, const glm::vec3& top_ms) {
   return g;
 }
 
+void TurnFingerJoint(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
+                     std::size_t joint, const glm::vec3& toward_ms, float angle_rad,
+                     anim::Pose& pose) {
+  const int bone = shape.finger_joints[joint];
+  const std::vector<int> next = skeleton.Children(bone);
+  const glm::vec3 along = anim::PositionMs(pose, next[0]) - anim::PositionMs(pose, bone);
+  glm::vec3 axis = glm::cross(along, toward_ms);  // turning `along` toward `toward_ms`
+  if (!(glm::length(axis) > 1e-8f) || hand < 0) return;
+  axis = glm::normalize(axis);
+  const glm::vec3 axis_ls = glm::inverse(anim::RotationMs(pose, bone)) * axis;
+  anim::Transform& local = pose.locals_ls[static_cast<std::size_t>(bone)];
+  local.rotation = glm::normalize(local.rotation * glm::angleAxis(angle_rad, axis_ls));
+  anim::UpdateSubtree(skeleton, bone, pose);
+}
+
 void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
                  float rung_radius, anim::Pose& pose) {
   if (!shape.valid || shape.finger_joints.empty()) return;
-  const float wrap = rung_radius + 0.12f * shape.palm_length;  // the finger's middle wraps this
+  const float wrap = GripWrapRadius(shape, rung_radius);
+  // Each phalanx is a chord of the wrap circle spanning `arc`; the finger leaves the palm
+  // tangent to the circle, so a joint turns by half its own arc plus half its parent's (the
+  // angle between two chords), which keeps every joint on the circle.
+  std::vector<float> arc(shape.finger_joints.size(), 0.f);
   for (std::size_t i = 0; i < shape.finger_joints.size(); ++i) {
-    const int bone = shape.finger_joints[i];
-    const auto b = static_cast<std::size_t>(bone);
-    const std::vector<int> next = skeleton.Children(bone);
-    const glm::vec3 along = anim::PositionMs(pose, next[0]) - anim::PositionMs(pose, bone);
+    arc[i] = 2.f * std::asin(std::min(1.f, shape.lengths[i] / (2.f * wrap)));
+    float before = 0.f;  // the parent phalanx's arc, 0 at the finger's root
+    const int parent = skeleton.parents[static_cast<std::size_t>(shape.finger_joints[i])];
+    for (std::size_t j = 0; j < i; ++j) {
+      if (shape.finger_joints[j] == parent) before = arc[j];
+    }
+    float angle = std::min(0.5f * (before + arc[i]), glm::radians(kMaxCurlDeg));
+    angle *= shape.thumb[i] ? 0.5f : 1.f;
     const glm::vec3 palm = anim::RotationMs(pose, hand) * shape.palm_ls;
-    glm::vec3 axis = glm::cross(along, palm);  // turning `along` toward the palm
-    if (!(glm::length(axis) > 1e-8f)) continue;
-    axis = glm::normalize(axis);
-    float angle = 2.f * std::asin(std::min(1.f, shape.lengths[i] / (2.f * wrap)));
-    angle = std::min(angle, glm::radians(kMaxCurlDeg)) * (shape.thumb[i] ? 0.5f : 1.f);
-    const glm::vec3 axis_ls = glm::inverse(anim::RotationMs(pose, bone)) * axis;
-    pose.locals_ls[b].rotation =
-        glm::normalize(pose.locals_ls[b].rotation * glm::angleAxis(angle, axis_ls));
-    anim::UpdateSubtree(skeleton, bone, pose);
+    TurnFingerJoint(skeleton, shape, hand, i, palm, angle, pose);
   }
+}
+
+float GripWrapRadius(const HandShape& shape, float rung_radius) {
+  return rung_radius + 0.12f * shape.palm_length;
 }
 
 }  // namespace ikpose::scene

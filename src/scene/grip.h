@@ -5,8 +5,8 @@
 // the ankle, how high above the sole). For a hand snapped to a rung: the wrist target and hand
 // rotation that put the palm on the rung with the fingers pointing up over it and the grip
 // centre on the rung's axis, and the finger curl that wraps a cylinder of the rung's radius
-// (each phalanx turns by the angle its length spans on the cylinder, at most 95 deg; thumbs
-// half). For a foot: the ankle target and the rest (flat) rotation that put the ball of the
+// (each phalanx a chord of the cylinder, the finger leaving the palm tangent to it, so every
+// joint lies on it; a joint turns at most 95 deg, thumbs half). For a foot: the ankle target and the rest (flat) rotation that put the ball of the
 // foot on the rung's top.
 // Why: a hand at the right point but hanging limp beside the rung reads as a ragdoll.
 // Limits: finger joints are the hand's descendants that have a child; a rig without them still
@@ -14,6 +14,7 @@
 // the climber to face the ladder along the character's forward direction.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -57,5 +58,14 @@ EndGoal StandOnRung(const FootShape& foot, const glm::vec3& top_ms);
 // Curls the fingers of `hand` (already turned onto the rung) around a rung of `rung_radius`.
 void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
                  float rung_radius, anim::Pose& pose);
+// The radius the fingers' middles wrap for a rung of `rung_radius` (a finger's half thickness
+// more, taken as 0.12 of the palm's length).
+float GripWrapRadius(const HandShape& shape, float rung_radius);
+// Turns finger joint `joint` (an index into shape.finger_joints) by `angle_rad` so that its
+// phalanx swings toward `toward_ms` (the palm's direction curls it, the side spreads it), about
+// the axis across both; its children follow. Nothing when the two are parallel.
+void TurnFingerJoint(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
+                     std::size_t joint, const glm::vec3& toward_ms, float angle_rad,
+                     anim::Pose& pose);
 
 }  // namespace ikpose::scene

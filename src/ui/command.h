@@ -28,6 +28,13 @@ enum class Command {
   kViewTop,
   kViewBottom,
   kToggleOrthographic,
+  // The pose library and hands (PanelState::library and ::hands say which pose, name, limbs).
+  kLibrarySave,     // the current pose under library.save_name, with a thumbnail
+  kLibraryApply,    // library.selected, whole or to the chosen limbs, blended
+  kLibraryRename,   // library.selected to library.rename_to
+  kLibraryDelete,   // library.selected
+  kLibraryRefresh,  // read the folder again
+  kPoseHand,        // hands.request on hands.arm
 };
 
 }  // namespace ikpose::ui

@@ -1,5 +1,7 @@
 #include "ui/panel.h"
 
+#include "ui/library_panel.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -376,6 +378,10 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::SameLine();
     if (ImGui::Button("step down")) state.commands.push_back(Command::kStepDown);
   }
+  if (state.library.library != nullptr && ImGui::CollapsingHeader("Pose library")) {
+    DrawLibrarySection(*session, state);
+  }
+  if (ImGui::CollapsingHeader("Hands")) DrawHandsSection(*session, state);
   if (ImGui::CollapsingHeader("Bones")) {
     SelectedBone(*session, state);
     ImGui::Separator();

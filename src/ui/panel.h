@@ -5,15 +5,42 @@
 // never calls GL or SDL.
 #pragma once
 
+#include <array>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "scene/hand_pose.h"
 #include "scene/overlays.h"
+#include "scene/pose_library.h"
 #include "scene/posing_session.h"
 #include "scene/undo_history.h"
 #include "ui/command.h"
 
 namespace ikpose::ui {
+
+// The pose library section: what the app shows (the library, each entry's thumbnail texture)
+// and what the user chose (the buttons' arguments).
+struct LibraryPanel {
+  const scene::PoseLibrary* library = nullptr;          // none hides the section
+  std::map<std::string, void*> thumbnails;              // ImTextureID per entry name, from the app
+  std::map<std::string, std::string> thumbnail_errors;  // decoding failures, from the app
+  std::string selected;
+  std::string save_name;
+  std::string rename_to;
+  scene::ApplyOptions apply;
+  std::vector<std::string> unmatched;  // of the last apply
+  std::string note;                    // the last library action's outcome
+};
+
+// The hands section: per arm its sliders; kPoseHand applies `request` to `arm`.
+struct HandsPanel {
+  std::array<scene::HandPose, 2> shown{};  // left, right
+  float grip_radius = 0.02f;               // model units
+  anim::Limb arm = anim::Limb::kLeftArm;
+  scene::HandPose request;
+  std::string note;
+};
 
 struct PanelState {
   std::string model_label;  // file name, shown at the top
@@ -27,6 +54,8 @@ struct PanelState {
   bool corner_view = false;  // a small side view of the character in the bottom-right corner
   scene::OverlayOptions overlays;
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it
+  LibraryPanel library;
+  HandsPanel hands;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
 };

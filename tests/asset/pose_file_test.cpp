@@ -8,13 +8,16 @@
 #include <string>
 
 #include "anim/apply_ik.h"
-#include "asset/pose_file.h"
 #include "asset/report.h"
+#include "scene/pose_file.h"
 #include "support/rigs.h"
 
 namespace ikpose::asset {
 namespace {
 
+using scene::PoseFile;
+using scene::PoseFromFile;
+using scene::ReadPoseFile;
 namespace fs = std::filesystem;
 
 class PoseFileTest : public ::testing::Test {

@@ -28,7 +28,7 @@
 
 #include "anim/model.h"
 
-namespace ikpose::asset {
+namespace ikpose::scene {
 
 struct PoseFileBone {
   std::string name;
@@ -53,10 +53,18 @@ bool ReadPoseFile(const std::filesystem::path& path, PoseFile* pose, std::string
 bool ParsePoseFile(std::string_view text, const std::filesystem::path& path, PoseFile* pose,
                    std::string* error);
 
+// The file's text: "model" (when set) and per bone "name", "rotation_ls" and, when set,
+// "translation_ls" and "scale_ls"; names that are not UTF-8 are written with U+FFFD.
+std::string PoseFileText(const PoseFile& pose);
+
+// For each bone of the file, the skeleton's bone of that name (pose-report bones first, a repeated
+// name taking the next bone of that name), or -1 when there is none left.
+std::vector<int> MatchBones(const PoseFile& file, const anim::Skeleton& skeleton);
+
 // The model's pose from the file: rest transforms overridden by the file's bones, model
 // matrices updated. False with "<file>: <what>" when a bone of the file is not in the model.
 // `unlisted` (may be null) gets the number of model bones the file does not mention.
 bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* pose, int* unlisted,
                   std::string* error);
 
-}  // namespace ikpose::asset
+}  // namespace ikpose::scene

@@ -1,16 +1,16 @@
-#include "asset/pose_file.h"
+#include "scene/pose_file.h"
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "anim/bounded_input.h"
 #include "anim/file_paths.h"
-#include "asset/report.h"
 
-namespace ikpose::asset {
+namespace ikpose::scene {
 
 namespace fs = std::filesystem;
 
@@ -132,13 +132,28 @@ bool ParsePoseFile(std::string_view text, const fs::path& path, PoseFile* pose,
   return true;
 }
 
-bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* pose, int* unlisted,
-                  std::string* error) {
-  const anim::Skeleton& s = model.skeleton;
+std::string PoseFileText(const PoseFile& pose) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  if (!pose.model.empty()) j["model"] = pose.model;
+  nlohmann::ordered_json bones = nlohmann::ordered_json::array();
+  for (const PoseFileBone& bone : pose.bones) {
+    nlohmann::ordered_json b;
+    b["name"] = bone.name;
+    const glm::quat& q = bone.rotation_ls;
+    b["rotation_ls"] = {q.x, q.y, q.z, q.w};
+    if (const auto& t = bone.translation_ls) b["translation_ls"] = {t->x, t->y, t->z};
+    if (const auto& sc = bone.scale_ls) b["scale_ls"] = {sc->x, sc->y, sc->z};
+    bones.push_back(std::move(b));
+  }
+  j["bones"] = std::move(bones);
+  return j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+std::vector<int> MatchBones(const PoseFile& file, const anim::Skeleton& s) {
   // Candidates per name: the bones a pose report lists first, then other nodes of that name.
   std::map<std::string, std::vector<int>> by_name;
   std::vector<bool> reported(static_cast<std::size_t>(s.size()), false);
-  for (int b : ReportedBones(s)) {
+  for (int b : s.ReportedBones()) {
     reported[static_cast<std::size_t>(b)] = true;
     by_name[AsWrittenInJson(s.names[static_cast<std::size_t>(b)])].push_back(b);
   }
@@ -146,25 +161,38 @@ bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* po
     if (!reported[static_cast<std::size_t>(b)])
       by_name[AsWrittenInJson(s.names[static_cast<std::size_t>(b)])].push_back(b);
   }
-  const std::string model_name = fs::path(model.source).filename().string();
   std::vector<int> bone_of(file.bones.size(), -1);
   std::map<std::string, std::size_t> used;
-  std::size_t missing = 0;
-  std::string first_missing;
   for (std::size_t i = 0; i < file.bones.size(); ++i) {
     const std::string& name = file.bones[i].name;
     const auto found = by_name.find(name);
+    if (found == by_name.end()) continue;
     std::size_t& k = used[name];
-    if (found == by_name.end()) {
-      if (missing++ == 0) first_missing = name;
-      continue;
-    }
-    if (k >= found->second.size()) {
+    if (k < found->second.size()) bone_of[i] = found->second[k++];
+  }
+  return bone_of;
+}
+
+bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* pose, int* unlisted,
+                  std::string* error) {
+  const anim::Skeleton& s = model.skeleton;
+  const std::string model_name = fs::path(model.source).filename().string();
+  const std::vector<int> bone_of = MatchBones(file, s);
+  std::set<std::string> matched;
+  for (std::size_t i = 0; i < file.bones.size(); ++i) {
+    if (bone_of[i] >= 0) matched.insert(file.bones[i].name);
+  }
+  std::size_t missing = 0;
+  std::string first_missing;
+  for (std::size_t i = 0; i < file.bones.size(); ++i) {
+    if (bone_of[i] >= 0) continue;
+    const std::string& name = file.bones[i].name;
+    if (matched.count(name) > 0) {  // the model has the name, fewer times than the file
       *error = file.path.string() + ": bone '" + name + "' is listed more often than " +
                model_name + " has it";
       return false;
     }
-    bone_of[i] = found->second[k++];
+    if (missing++ == 0) first_missing = name;
   }
   if (missing == file.bones.size()) {
     *error = file.path.string() + ": none of its " + std::to_string(missing) + " bones is in " +
@@ -191,10 +219,10 @@ bool PoseFromFile(const PoseFile& file, const anim::Model& model, anim::Pose* po
   anim::UpdateModels(s, out);
   if (unlisted != nullptr) {
     *unlisted = 0;
-    for (int b : ReportedBones(s)) *unlisted += listed[static_cast<std::size_t>(b)] ? 0 : 1;
+    for (int b : s.ReportedBones()) *unlisted += listed[static_cast<std::size_t>(b)] ? 0 : 1;
   }
   *pose = std::move(out);
   return true;
 }
 
-}  // namespace ikpose::asset
+}  // namespace ikpose::scene

@@ -1,0 +1,146 @@
+// The viewer's pose library and hands: opening the library folder, its thumbnails as GL
+// textures for the panel, and the library and hand commands (each edit one undo step).
+#include <imgui.h>
+
+#include <cstdint>
+
+#include "app/viewer_state.h"
+#include "render/png_file.h"
+
+namespace ikpose::app {
+
+namespace {
+
+constexpr int kThumbnailPixels = 160;  // saved thumbnails are this square
+constexpr int kMaxThumbnailSide = 1024;
+
+// Renders the current pose from the front, framed, into a square PNG; empty on failure (the
+// pose is saved without a picture).
+std::string RenderThumbnail(ViewerState& state, std::string* error) {
+  OrbitCamera camera;
+  camera.Frame(state.loaded.center_ms, state.loaded.radius);
+  camera.LookFrom(OrbitCamera::Side::kFront, FacingYawDeg(state));
+  const glm::mat4 view_proj = camera.Projection(1.0f) * camera.View();
+  render::Lighting lighting;
+  lighting.eye_ms = camera.Eye();
+  const std::vector<std::uint8_t> rgba = state.thumbnail_painter.Paint(
+      kThumbnailPixels, [&] { state.loaded.renderer->Draw(view_proj, lighting); });
+  std::string png;
+  if (!render::EncodePng(kThumbnailPixels, kThumbnailPixels, rgba, &png, error)) return "";
+  return png;
+}
+
+// A session edit as one undo step, named.
+template <typename Edit>
+void LibraryStep(ViewerState& state, const std::string& label, Edit&& edit) {
+  state.history.Commit(*state.loaded.session);
+  edit(*state.loaded.session);
+  state.history.Commit(*state.loaded.session, label);
+}
+
+}  // namespace
+
+void OpenLibrary(ViewerState& state) {
+  const std::filesystem::path folder = state.options.library_dir.empty()
+                                           ? scene::DefaultLibraryFolder()
+                                           : std::filesystem::path(state.options.library_dir);
+  state.library = std::make_unique<scene::PoseLibrary>(folder);
+  state.panel.library.library = state.library.get();
+  SyncThumbnails(state);
+}
+
+void SyncThumbnails(ViewerState& state) {
+  ui::LibraryPanel& panel = state.panel.library;
+  // This frame's panel was drawn with the current textures: they go once it is on screen.
+  for (auto& [name, texture] : state.thumbnails)
+    state.retired_thumbnails.push_back(std::move(texture));
+  state.thumbnails.clear();
+  panel.thumbnails.clear();
+  panel.thumbnail_errors.clear();
+  for (const scene::LibraryEntry& e : state.library->entries()) {
+    if (e.thumbnail.empty()) continue;
+    render::RgbaImage image;
+    std::string error;
+    if (!render::DecodePng(e.thumbnail, kMaxThumbnailSide, &image, &error)) {
+      panel.thumbnail_errors[e.name] = error;
+      continue;
+    }
+    auto texture = std::make_unique<render::ImageTexture>(image);
+    panel.thumbnails[e.name] = reinterpret_cast<void*>(static_cast<std::uintptr_t>(texture->id()));
+    state.thumbnails[e.name] = std::move(texture);
+  }
+}
+
+void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing) {
+  ui::LibraryPanel& panel = state.panel.library;
+  std::string error;
+  switch (command) {
+    case ui::Command::kLibrarySave: {
+      std::string thumbnail_error;
+      const std::string png = RenderThumbnail(state, &thumbnail_error);
+      if (state.library->Save(panel.save_name, *state.loaded.session, state.loaded.path, png,
+                              &error)) {
+        panel.note = "saved '" + panel.save_name + "'" +
+                     (png.empty() ? " without a picture: " + thumbnail_error : "");
+        panel.selected = panel.save_name;
+        panel.rename_to = panel.save_name;
+      } else {
+        panel.note = error;
+      }
+      break;
+    }
+    case ui::Command::kLibraryApply: {
+      const scene::LibraryEntry* e = state.library->Find(panel.selected);
+      if (e == nullptr || !e->error.empty()) break;
+      scene::ApplyResult result;
+      LibraryStep(state, "apply pose " + e->name, [&](scene::PosingSession& s) {
+        result = scene::ApplyPose(e->pose, panel.apply, s);
+      });
+      panel.unmatched = result.unmatched;
+      panel.note = result.ok
+                       ? "applied '" + e->name + "' to " + std::to_string(result.applied) + " bones"
+                       : result.error;
+      return;  // nothing on disk changed
+    }
+    case ui::Command::kLibraryRename:
+      if (state.library->Rename(panel.selected, panel.rename_to, &error)) {
+        panel.note = "renamed '" + panel.selected + "' to '" + panel.rename_to + "'";
+        panel.selected = panel.rename_to;
+      } else {
+        panel.note = error;
+      }
+      break;
+    case ui::Command::kLibraryDelete:
+      if (state.library->Delete(panel.selected, &error)) {
+        panel.note = "deleted '" + panel.selected + "'";
+        panel.selected.clear();
+      } else {
+        panel.note = error;
+      }
+      break;
+    case ui::Command::kLibraryRefresh:
+      state.library->Refresh();
+      break;
+    case ui::Command::kPoseHand: {
+      ui::HandsPanel& hands = state.panel.hands;
+      const std::string arm(anim::LimbName(hands.arm));
+      const auto pose = [&](scene::PosingSession& s) {
+        hands.note.clear();
+        if (!scene::PoseHand(s, hands.arm, hands.request, &error)) hands.note = error;
+      };
+      // A slider held is one step when released (ApplyCommands commits then).
+      if (editing) {
+        pose(*state.loaded.session);
+      } else {
+        LibraryStep(state, "pose " + arm + " hand", pose);
+      }
+      return;
+    }
+    default:
+      return;
+  }
+  panel.unmatched.clear();
+  SyncThumbnails(state);
+}
+
+}  // namespace ikpose::app
