@@ -24,6 +24,7 @@ struct PanelState {
   float model_height = 1.0f;
   float width = 0.0f;  // the docked panel's width in pixels, once drawn
   int selected_bone = -1;
+  bool ring_local_axes = true;  // the FK rings turn about the bone's axes (else the model's)
   scene::OverlayOptions overlays;
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it
   // What the buttons asked for this frame, in order; the app applies and clears them.
