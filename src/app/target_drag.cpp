@@ -96,8 +96,10 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
   glm::vec3 hit;
   if (!RayPlane(ray, plane_point_ms_, plane_normal_ms_, &hit)) return;
   if (handle_ == Handle::kBone) {     // the grabbed point swings about the joint toward the mouse
-    if (hit == grab_hit_ms_) return;  // a click without a move turns nothing
     const glm::vec3 from = grab_hit_ms_ - start_ms_, to = hit - start_ms_;
+    // A click without a move turns nothing (the plane hit can differ from the grab in the
+    // last bits).
+    if (glm::length(to - from) <= 1e-5f * glm::length(from)) return;
     if (glm::dot(from, from) < 1e-20f || glm::dot(to, to) < 1e-20f) return;
     glm::quat turn = ik::RotationBetween(from, to);
     if (modifiers.fine) turn = glm::slerp(glm::quat(1.0f, 0.0f, 0.0f, 0.0f), turn, 0.1f);
