@@ -95,7 +95,7 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
   if (!active()) return;
   glm::vec3 hit;
   if (!RayPlane(ray, plane_point_ms_, plane_normal_ms_, &hit)) return;
-  if (handle_ == Handle::kBone) {     // the grabbed point swings about the joint toward the mouse
+  if (handle_ == Handle::kBone) {  // the grabbed point swings about the joint toward the mouse
     const glm::vec3 from = grab_hit_ms_ - start_ms_, to = hit - start_ms_;
     // A click without a move turns nothing (the plane hit can differ from the grab in the
     // last bits).

@@ -44,7 +44,8 @@ void HoverLabel(const ViewerState& state) {
       state.hover_bone >= skeleton.size()) {
     return;
   }
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  // The motion event's position: ImGui's global-mouse position can be off under some X servers.
+  const ImVec2 mouse(state.hover_px.x, state.hover_px.y);
   const char* name = skeleton.names[static_cast<std::size_t>(state.hover_bone)].c_str();
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   const ImVec2 at(mouse.x + 16.0f, mouse.y + 8.0f);

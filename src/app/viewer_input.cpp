@@ -86,6 +86,7 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
   if (state.mouse == MouseMode::kPan) state.camera.Pan(dx / height, dy / height);
   if (state.mouse == MouseMode::kNone) {
     state.hover_bone = HoveredBone(state, MouseRay(state, motion.x, motion.y));
+    state.hover_px = glm::vec2(static_cast<float>(motion.x), static_cast<float>(motion.y));
     return;
   }
   if (state.mouse == MouseMode::kRing) {
@@ -145,7 +146,7 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
 }  // namespace
 
 float RingRadius(const ViewerState& state) {
-  return 3.0f * scene::PickRadius(state.loaded.height);
+  return 2.5f * scene::PickRadius(state.loaded.height);
 }
 
 glm::vec3 RingViewDir(const ViewerState& state) {

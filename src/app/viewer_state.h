@@ -62,6 +62,7 @@ struct ViewerState {
   RingDrag ring_drag;
   scene::SurfacePicker picker;  // the skinned surface, re-skinned when the pose changed
   int hover_bone = -1;          // the bone a click on the body would take, -1 for none
+  glm::vec2 hover_px{0.0f};     // where the cursor was then, in window pixels
   float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen
   bool running = true;
   bool minimized = false;

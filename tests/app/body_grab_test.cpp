@@ -17,7 +17,9 @@ namespace {
 
 using anim::Limb;
 
-Ray FrontRay(const glm::vec3& point) { return {point + glm::vec3(0, 0, 5), {0, 0, -1}}; }
+Ray FrontRay(const glm::vec3& point) {
+  return {point + glm::vec3(0, 0, 5), {0, 0, -1}};
+}
 
 class BodyGrabTest : public ::testing::Test {
  protected:

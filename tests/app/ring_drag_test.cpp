@@ -61,8 +61,7 @@ TEST(RingDrag, TurnsExactlyTheBoneAndItsChildrenByTheSweptAngleAboutTheRingAxis)
   const glm::vec3 joint = anim::PositionMs(before, chest);
   RingDrag drag;
   // Model axes: the blue Z ring faces the camera; grab it at 45 degrees on screen.
-  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius,
-                         0.02f));
+  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius, 0.02f));
   EXPECT_EQ(drag.axis(), scene::RingAxis::kZ);
   drag.Update(ScreenRay(joint, 60.0f, 0.5f * kRadius), false, session);  // nearer the joint: the
   drag.Update(ScreenRay(joint, 75.0f, 2.0f * kRadius), false, session);  // angle is what counts
@@ -97,8 +96,7 @@ TEST(RingDrag, CtrlSnapsTheDragsTotalToFiveDegreeSteps) {
   const anim::Pose before = session.pose();
   const glm::vec3 joint = anim::PositionMs(before, chest);
   RingDrag drag;
-  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius,
-                         0.02f));
+  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius, 0.02f));
   drag.Update(ScreenRay(joint, 55.0f), true, session);
   drag.Update(ScreenRay(joint, 67.0f), true, session);  // 22 snaps to 20
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 20.0f, 1e-4f);
@@ -123,19 +121,19 @@ TEST(RingDrag, LocalAndModelAxesDifferOnABoneWithATurnedRest) {
   const glm::vec3 joint = anim::PositionMs(before, chest);
 
   RingDrag model_axes;
-  ASSERT_TRUE(model_axes.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius,
-                               0.02f));
+  ASSERT_TRUE(
+      model_axes.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius, 0.02f));
   EXPECT_EQ(model_axes.axis(), scene::RingAxis::kZ) << "the model's Z ring faces the camera";
   RingDrag local_axes;
-  ASSERT_TRUE(local_axes.Begin(ScreenRay(joint, 45.0f), session, chest, true, kViewDir, kRadius,
-                               0.02f));
+  ASSERT_TRUE(
+      local_axes.Begin(ScreenRay(joint, 45.0f), session, chest, true, kViewDir, kRadius, 0.02f));
   EXPECT_EQ(local_axes.axis(), scene::RingAxis::kY) << "the bone's Y ring faces the camera";
 
   // Turning by the bone's Y ring is a turn about its own Y axis: local' = local * (Y, angle).
   const glm::quat local_before = before.locals_ls[static_cast<std::size_t>(chest)].rotation;
   local_axes.Update(ScreenRay(joint, 85.0f), false, session);
-  const glm::quat local_delta =
-      glm::inverse(local_before) * session.pose().locals_ls[static_cast<std::size_t>(chest)].rotation;
+  const glm::quat local_delta = glm::inverse(local_before) *
+                                session.pose().locals_ls[static_cast<std::size_t>(chest)].rotation;
   const glm::quat expected = glm::angleAxis(glm::radians(40.0f), glm::vec3(0, 1, 0));
   EXPECT_GT(std::abs(glm::dot(local_delta, expected)), 1.0f - 1e-6f);
   ExpectTurned(model, before, session.pose(), chest,
@@ -148,8 +146,8 @@ TEST(RingDrag, MissingEveryRingGrabsNothing) {
   const int chest = model.skeleton.Find("spine_02");
   const glm::vec3 joint = anim::PositionMs(session.pose(), chest);
   RingDrag drag;
-  EXPECT_FALSE(drag.Begin(ScreenRay(joint, 45.0f, 0.5f * kRadius), session, chest, false,
-                          kViewDir, kRadius, 0.02f));
+  EXPECT_FALSE(drag.Begin(ScreenRay(joint, 45.0f, 0.5f * kRadius), session, chest, false, kViewDir,
+                          kRadius, 0.02f));
   EXPECT_FALSE(drag.active());
   EXPECT_FALSE(drag.Begin(ScreenRay(joint, 45.0f), session, -1, false, kViewDir, kRadius, 0.02f));
 }
