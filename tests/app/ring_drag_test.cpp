@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -18,12 +19,25 @@ namespace {
 constexpr float kRadius = 0.1f;
 const glm::vec3 kViewDir(0.0f, 0.0f, -1.0f);  // the camera in front (+Z) looks along -Z
 
-anim::Model Humanoid() {
+// The humanoid posed by a session, with one bone to turn (its rest turned by `rest_turn`), the
+// pose before any drag and the bone's joint.
+struct Scene {
+  explicit Scene(const char* bone_name, const glm::quat& rest_turn = glm::quat(1, 0, 0, 0)) {
+    model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
+    bone = model.skeleton.Find(bone_name);
+    auto& rest = model.skeleton.rest_ls[static_cast<std::size_t>(bone)];
+    rest.rotation = rest_turn * rest.rotation;
+    model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
+    session = std::make_unique<scene::PosingSession>(model);
+    before = session->pose();
+    joint = anim::PositionMs(before, bone);
+  }
   anim::Model model;
-  model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
-  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
-  return model;
-}
+  int bone = -1;
+  std::unique_ptr<scene::PosingSession> session;
+  anim::Pose before;
+  glm::vec3 joint{0.0f};
+};
 
 // A ray from the front through the point at `angle_deg` on a circle of `radius` in the screen
 // plane around `center` (counter-clockwise on screen from screen-right).
@@ -54,102 +68,83 @@ void ExpectTurned(const anim::Model& model, const anim::Pose& before, const anim
 }
 
 TEST(RingDrag, TurnsExactlyTheBoneAndItsChildrenByTheSweptAngleAboutTheRingAxis) {
-  const anim::Model model = Humanoid();
-  scene::PosingSession session(model);
-  const int chest = model.skeleton.Find("spine_02");
-  const anim::Pose before = session.pose();
-  const glm::vec3 joint = anim::PositionMs(before, chest);
+  Scene s("spine_02");  // the chest: neck and arms hang below it
   RingDrag drag;
   // Model axes: the blue Z ring faces the camera; grab it at 45 degrees on screen.
-  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius, 0.02f));
+  ASSERT_TRUE(
+      drag.Begin(ScreenRay(s.joint, 45.0f), *s.session, s.bone, false, kViewDir, kRadius, 0.02f));
   EXPECT_EQ(drag.axis(), scene::RingAxis::kZ);
-  drag.Update(ScreenRay(joint, 60.0f, 0.5f * kRadius), false, session);  // nearer the joint: the
-  drag.Update(ScreenRay(joint, 75.0f, 2.0f * kRadius), false, session);  // angle is what counts
+  drag.Update(ScreenRay(s.joint, 60.0f, 0.5f * kRadius), false, *s.session);  // nearer the joint:
+  drag.Update(ScreenRay(s.joint, 75.0f, 2.0f * kRadius), false, *s.session);  // the angle counts
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 30.0f, 1e-3f);
-  ExpectTurned(model, before, session.pose(), chest,
+  ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(30.0f), glm::vec3(0, 0, 1)));
   // Back where it started: the bone is back too (the turn replaces, it does not add up).
-  drag.Update(ScreenRay(joint, 45.0f), false, session);
-  ExpectTurned(model, before, session.pose(), chest, glm::quat(1, 0, 0, 0));
+  drag.Update(ScreenRay(s.joint, 45.0f), false, *s.session);
+  ExpectTurned(s.model, s.before, s.session->pose(), s.bone, glm::quat(1, 0, 0, 0));
 }
 
 TEST(RingDrag, TheViewRingTurnsAboutTheViewAxisAndPassesHalfATurn) {
-  const anim::Model model = Humanoid();
-  scene::PosingSession session(model);
-  const int neck = model.skeleton.Find("neck_01");
-  const anim::Pose before = session.pose();
-  const glm::vec3 joint = anim::PositionMs(before, neck);
+  Scene s("neck_01");
   RingDrag drag;
-  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 30.0f, 1.25f * kRadius), session, neck, true, kViewDir,
-                         kRadius, 0.02f));
+  ASSERT_TRUE(drag.Begin(ScreenRay(s.joint, 30.0f, 1.25f * kRadius), *s.session, s.bone, true,
+                         kViewDir, kRadius, 0.02f));
   EXPECT_EQ(drag.axis(), scene::RingAxis::kView);
-  for (float a = 30.0f; a >= -200.0f; a -= 10.0f) drag.Update(ScreenRay(joint, a), false, session);
+  for (float a = 30.0f; a >= -200.0f; a -= 10.0f) {
+    drag.Update(ScreenRay(s.joint, a), false, *s.session);
+  }
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), -230.0f, 1e-3f);  // clockwise: negative
-  ExpectTurned(model, before, session.pose(), neck,
+  ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(-230.0f), glm::vec3(0, 0, 1)));
 }
 
 TEST(RingDrag, CtrlSnapsTheDragsTotalToFiveDegreeSteps) {
-  const anim::Model model = Humanoid();
-  scene::PosingSession session(model);
-  const int chest = model.skeleton.Find("spine_02");
-  const anim::Pose before = session.pose();
-  const glm::vec3 joint = anim::PositionMs(before, chest);
+  Scene s("spine_02");
   RingDrag drag;
-  ASSERT_TRUE(drag.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius, 0.02f));
-  drag.Update(ScreenRay(joint, 55.0f), true, session);
-  drag.Update(ScreenRay(joint, 67.0f), true, session);  // 22 snaps to 20
+  ASSERT_TRUE(
+      drag.Begin(ScreenRay(s.joint, 45.0f), *s.session, s.bone, false, kViewDir, kRadius, 0.02f));
+  drag.Update(ScreenRay(s.joint, 55.0f), true, *s.session);
+  drag.Update(ScreenRay(s.joint, 67.0f), true, *s.session);  // 22 snaps to 20
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 20.0f, 1e-4f);
-  ExpectTurned(model, before, session.pose(), chest,
+  ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(20.0f), glm::vec3(0, 0, 1)));
-  drag.Update(ScreenRay(joint, 78.0f), true, session);  // 33 snaps to 35
+  drag.Update(ScreenRay(s.joint, 78.0f), true, *s.session);  // 33 snaps to 35
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 35.0f, 1e-4f);
-  drag.Update(ScreenRay(joint, 78.0f), false, session);  // Ctrl let go: the exact angle
+  drag.Update(ScreenRay(s.joint, 78.0f), false, *s.session);  // Ctrl let go: the exact angle
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 33.0f, 1e-4f);
 }
 
 TEST(RingDrag, LocalAndModelAxesDifferOnABoneWithATurnedRest) {
-  anim::Model model = Humanoid();
-  const int chest = model.skeleton.Find("spine_02");
   // The chest's rest turned 90 degrees about X: its own Y axis points along the model's Z.
-  const glm::quat rest_turn = glm::angleAxis(glm::radians(90.0f), glm::vec3(1, 0, 0));
-  auto& rest = model.skeleton.rest_ls[static_cast<std::size_t>(chest)];
-  rest.rotation = rest_turn * rest.rotation;
-  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
-  scene::PosingSession session(model);
-  const anim::Pose before = session.pose();
-  const glm::vec3 joint = anim::PositionMs(before, chest);
-
+  Scene s("spine_02", glm::angleAxis(glm::radians(90.0f), glm::vec3(1, 0, 0)));
   RingDrag model_axes;
-  ASSERT_TRUE(
-      model_axes.Begin(ScreenRay(joint, 45.0f), session, chest, false, kViewDir, kRadius, 0.02f));
+  ASSERT_TRUE(model_axes.Begin(ScreenRay(s.joint, 45.0f), *s.session, s.bone, false, kViewDir,
+                               kRadius, 0.02f));
   EXPECT_EQ(model_axes.axis(), scene::RingAxis::kZ) << "the model's Z ring faces the camera";
   RingDrag local_axes;
-  ASSERT_TRUE(
-      local_axes.Begin(ScreenRay(joint, 45.0f), session, chest, true, kViewDir, kRadius, 0.02f));
+  ASSERT_TRUE(local_axes.Begin(ScreenRay(s.joint, 45.0f), *s.session, s.bone, true, kViewDir,
+                               kRadius, 0.02f));
   EXPECT_EQ(local_axes.axis(), scene::RingAxis::kY) << "the bone's Y ring faces the camera";
 
   // Turning by the bone's Y ring is a turn about its own Y axis: local' = local * (Y, angle).
-  const glm::quat local_before = before.locals_ls[static_cast<std::size_t>(chest)].rotation;
-  local_axes.Update(ScreenRay(joint, 85.0f), false, session);
-  const glm::quat local_delta = glm::inverse(local_before) *
-                                session.pose().locals_ls[static_cast<std::size_t>(chest)].rotation;
+  const auto b = static_cast<std::size_t>(s.bone);
+  local_axes.Update(ScreenRay(s.joint, 85.0f), false, *s.session);
+  const glm::quat local_delta =
+      glm::inverse(s.before.locals_ls[b].rotation) * s.session->pose().locals_ls[b].rotation;
   const glm::quat expected = glm::angleAxis(glm::radians(40.0f), glm::vec3(0, 1, 0));
   EXPECT_GT(std::abs(glm::dot(local_delta, expected)), 1.0f - 1e-6f);
-  ExpectTurned(model, before, session.pose(), chest,
+  ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(40.0f), glm::vec3(0, 0, 1)));
 }
 
 TEST(RingDrag, MissingEveryRingGrabsNothing) {
-  const anim::Model model = Humanoid();
-  scene::PosingSession session(model);
-  const int chest = model.skeleton.Find("spine_02");
-  const glm::vec3 joint = anim::PositionMs(session.pose(), chest);
+  Scene s("spine_02");
   RingDrag drag;
-  EXPECT_FALSE(drag.Begin(ScreenRay(joint, 45.0f, 0.5f * kRadius), session, chest, false, kViewDir,
-                          kRadius, 0.02f));
+  EXPECT_FALSE(drag.Begin(ScreenRay(s.joint, 45.0f, 0.5f * kRadius), *s.session, s.bone, false,
+                          kViewDir, kRadius, 0.02f));
   EXPECT_FALSE(drag.active());
-  EXPECT_FALSE(drag.Begin(ScreenRay(joint, 45.0f), session, -1, false, kViewDir, kRadius, 0.02f));
+  EXPECT_FALSE(
+      drag.Begin(ScreenRay(s.joint, 45.0f), *s.session, -1, false, kViewDir, kRadius, 0.02f));
 }
 
 }  // namespace
