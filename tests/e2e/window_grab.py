@@ -5,7 +5,9 @@ checks through the report ikpose writes on exit:
         the shin ON THE MESH (half way between knee and ankle, well away from the foot's target
         sphere) moves the left leg's target with the mouse and the foot follows, in one undo step;
   head: dragging the head sideways turns the head bone (and nothing above it), selects it, and
-        shows its rings (screenshot WORKDIR/rings.png).
+        shows its rings (screenshot WORKDIR/rings.png); then, after a click that selects the
+        head and turns nothing, dragging its white view ring 47 degrees round the joint with
+        Ctrl held turns the head by exactly 45 degrees (5 degree snaps).
 Run under xvfb-run. Usage: window_grab.py IKPOSE SEND_CLOSE WORKDIR foot|head"""
 import math
 import os
@@ -105,3 +107,41 @@ for still in ("neck_01", "spine_03", "pelvis"):
 assert after["history"]["undo_steps"] == 1 and after["history"]["undo_label"] == "turn bone", \
     after["history"]
 print("ok: dragging the head turned it; rings screenshot", shot)
+
+
+# The view ring: 1.25 times the axis rings' radius (2.5 pick radii = 0.1 of the model's height),
+# on screen at the head's pixels-per-unit (from the neck-to-head bone, seen from the front).
+per_unit = distance(head_px, neck_px) / distance(bone(before, "head")["position_ms"],
+                                                  bone(before, "neck_01")["position_ms"])
+ring_px = 1.25 * 0.1 * height * per_unit
+
+
+def snap_turn_by_ring(wid, origin):
+    x, y = origin[0] + round(grab_px[0]), origin[1] + round(grab_px[1])
+    xdo("mousemove", x, y)
+    time.sleep(0.3)
+    xdo("click", 1)  # selects the head, turns nothing
+    time.sleep(0.5)
+    cx, cy = origin[0] + head_px[0], origin[1] + head_px[1]
+    at = lambda deg: (round(cx + ring_px * math.cos(math.radians(deg))),
+                      round(cy - ring_px * math.sin(math.radians(deg))))
+    xdo("mousemove", *at(0))
+    time.sleep(0.3)
+    xdo("keydown", "ctrl")
+    xdo("mousedown", 1)
+    for deg in range(4, 48, 4):
+        xdo("mousemove", *at(min(deg, 47)))
+        time.sleep(0.05)
+    xdo("mousemove", *at(47))
+    time.sleep(0.2)
+    xdo("mouseup", 1)
+    xdo("keyup", "ctrl")
+    time.sleep(0.5)
+
+
+ringed = run_viewer("ring.json", snap_turn_by_ring)
+turned = quat_angle_deg(bone(before, "head")["rotation_ls"], bone(ringed, "head")["rotation_ls"])
+print("view ring with Ctrl: head turned", turned, "deg; history", ringed["history"])
+assert abs(turned - 45.0) < 0.1, f"the head turned {turned} degrees, not the snapped 45"
+assert ringed["history"]["undo_steps"] == 1, "the click should add no step, the ring drag one"
+print("ok: the view ring turned the head by a snapped 45 degrees")
