@@ -182,6 +182,10 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
       state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:
+      if (io.WantCaptureMouse && state.mouse == MouseMode::kNone) {
+        state.hover_bone = -1;  // over the panel: a click would not take the body
+        break;
+      }
       MouseMoved(state, event.motion);
       break;
     case SDL_MOUSEWHEEL:
