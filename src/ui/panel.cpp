@@ -215,7 +215,10 @@ void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::
     bool edited = ImGui::DragFloat("swing deg", &swing_deg, 0.5f, 0.0f, 180.0f, "%.2f");
     edited |= ImGui::DragFloat("twist deg", &twist_deg, 0.5f, -180.0f, 180.0f, "%.2f");
     if (edited) {
-      const glm::quat new_swing = glm::angleAxis(glm::radians(swing_deg), swing.axis);
+      // With no swing yet its axis is undefined: start one perpendicular to the bone.
+      const glm::vec3 swing_axis =
+          st.swing_angle_rad > 1e-6f ? swing.axis : ik::AnyPerpendicular(axis);
+      const glm::quat new_swing = glm::angleAxis(glm::radians(swing_deg), swing_axis);
       session.SetBoneRotation(bone,
                               rest * new_swing * glm::angleAxis(glm::radians(twist_deg), axis));
     }
