@@ -194,7 +194,7 @@ void BoneTree(const anim::Skeleton& skeleton, int bone, PanelState& state,
 }
 
 // Numeric entry for the selected bone's turn: Euler degrees (XYZ) of its local rotation, and
-// swing/twist from rest (twist about the bone's own axis toward its first child). The body
+// swing/twist from rest (twist about the bone's own axis, see SelectedBone). The body
 // bone is turned by the body ring and the rings, so its numbers are read-only here.
 void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::quat& rest,
                    const glm::vec3& bone_axis) {
@@ -250,9 +250,12 @@ void SelectedBone(scene::PosingSession& session, PanelState& state) {
               static_cast<double>(q.y), static_cast<double>(q.z), static_cast<double>(q.w));
   ImGui::Text("from rest: %.2f deg", static_cast<double>(glm::degrees(glm::angle(delta))));
   const auto children = skeleton.Children(state.selected_bone);
+  // The bone's own axis toward its first child; a leaf (a head, a finger tip) continues the
+  // line from its parent, seen in its rest frame.
+  const anim::Transform& rest_ls = session.rest_pose().locals_ls[b];
   const glm::vec3 axis =
       children.empty()
-          ? glm::vec3(0.0f)
+          ? glm::inverse(rest_ls.rotation) * rest_ls.translation
           : session.pose().locals_ls[static_cast<std::size_t>(children[0])].translation;
   BoneTurnEntry(session, state, rest, axis);
   Vec3Row("position_ms", anim::PositionMs(session.pose(), state.selected_bone));
