@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "ik/rotation.h"
+
 namespace ikpose::app {
 
 bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, float radius) {
@@ -37,15 +39,54 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
     const float from_center = glm::length(on_ring - session.BodyPositionMs());
     if (std::abs(from_center - scene::kBodyRingScale * radius) < 0.5f * radius) {
       handle_ = Handle::kBodyRing;
-      start_ms_ = session.BodyPositionMs();
+      start_ms_ = plane_point_ms_ = session.BodyPositionMs();
       plane_normal_ms_ = up;
       grab_hit_ms_ = on_ring;
       return true;
     }
   }
   if (!active()) return false;
+  plane_point_ms_ = start_ms_;
   plane_normal_ms_ = -ray.direction_ms;
   if (!RayPlane(ray, start_ms_, plane_normal_ms_, &grab_hit_ms_)) grab_hit_ms_ = start_ms_;
+  return true;
+}
+
+bool LimbOfGrabbedBone(const scene::PosingSession& session, int bone, anim::Limb* limb) {
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  for (anim::Limb l : anim::kLimbs) {
+    const anim::LimbChain& chain = session.chain(l);
+    const scene::LimbTarget& t = session.target(l);
+    if (!t.available || !t.enabled) continue;
+    const bool below_foot = scene::IsLeg(l) && chain.end >= 0 && bone != chain.end &&
+                            skeleton.IsAncestorOrSelf(chain.end, bone);
+    if (bone == chain.lower || bone == chain.end || below_foot) {
+      *limb = l;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool TargetDrag::BeginOnSurface(const Ray& ray, const scene::PosingSession& session,
+                                const scene::SurfaceHit& hit) {
+  handle_ = Handle::kNone;
+  if (!hit.hit || hit.bone < 0) return false;
+  plane_point_ms_ = grab_hit_ms_ = hit.point_ms;
+  plane_normal_ms_ = -ray.direction_ms;
+  if (LimbOfGrabbedBone(session, hit.bone, &limb_)) {
+    handle_ = Handle::kTarget;  // the target moves by what the grabbed point moves
+    start_ms_ = session.target(limb_).target_ms;
+  } else if (hit.bone == session.body_bone()) {
+    handle_ = Handle::kBody;
+    start_ms_ = session.BodyPositionMs();
+    body_start_ms_ = session.body.offset_ms;
+    body_start_turn_ = session.body.turn_ms;
+  } else {
+    handle_ = Handle::kBone;
+    start_ms_ = anim::PositionMs(session.pose(), hit.bone);  // the joint it turns about
+    turn_ = scene::StartTurn(session, hit.bone);
+  }
   return true;
 }
 
@@ -53,7 +94,18 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
                         scene::PosingSession& session) const {
   if (!active()) return;
   glm::vec3 hit;
-  if (!RayPlane(ray, start_ms_, plane_normal_ms_, &hit)) return;
+  if (!RayPlane(ray, plane_point_ms_, plane_normal_ms_, &hit)) return;
+  if (handle_ == Handle::kBone) {  // the grabbed point swings about the joint toward the mouse
+    const glm::vec3 from = grab_hit_ms_ - start_ms_, to = hit - start_ms_;
+    // A click without a move turns nothing (the plane hit can differ from the grab in the
+    // last bits).
+    if (glm::length(to - from) <= 1e-5f * glm::length(from)) return;
+    if (glm::dot(from, from) < 1e-20f || glm::dot(to, to) < 1e-20f) return;
+    glm::quat turn = ik::RotationBetween(from, to);
+    if (modifiers.fine) turn = glm::slerp(glm::quat(1.0f, 0.0f, 0.0f, 0.0f), turn, 0.1f);
+    scene::TurnBoneMs(session, turn_, turn);
+    return;
+  }
   if (handle_ == Handle::kBodyRing) {  // turn about the vertical through the pelvis
     const glm::vec3 a = grab_hit_ms_ - start_ms_, b = hit - start_ms_;
     float angle = std::atan2(glm::dot(glm::cross(a, b), plane_normal_ms_), glm::dot(a, b));

@@ -13,6 +13,7 @@
 #include "app/paths.h"
 #include "app/viewer_state.h"
 #include "render/png_file.h"
+#include "scene/bone_rings.h"
 #include "scene/overlays.h"
 
 namespace ikpose::app {
@@ -104,6 +105,25 @@ void LabelCornerView(const ViewerState& state, int width, int height) {
   draw->AddRect(top_left, bottom_right, IM_COL32(200, 200, 200, 160));
   draw->AddText(ImVec2(top_left.x + 4.0f, top_left.y + 2.0f), IM_COL32(220, 220, 220, 255),
                 side == OrbitCamera::Side::kFront ? "front" : "right side");
+}
+
+// The name of the bone a click on the body would take, beside the cursor.
+void HoverLabel(const ViewerState& state) {
+  const anim::Skeleton& skeleton = state.loaded.model->skeleton;
+  if (state.mouse != MouseMode::kNone || state.hover_bone < 0 ||
+      state.hover_bone >= skeleton.size()) {
+    return;
+  }
+  // The motion event's position: ImGui's global-mouse position can be off under some X servers.
+  const ImVec2 mouse(state.hover_px.x, state.hover_px.y);
+  const char* name = skeleton.names[static_cast<std::size_t>(state.hover_bone)].c_str();
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImVec2 at(mouse.x + 16.0f, mouse.y + 8.0f);
+  const ImVec2 size = ImGui::CalcTextSize(name);
+  draw->AddRectFilled(ImVec2(at.x - 3.0f, at.y - 2.0f),
+                      ImVec2(at.x + size.x + 3.0f, at.y + size.y + 2.0f), IM_COL32(0, 0, 0, 170),
+                      3.0f);
+  draw->AddText(at, IM_COL32(255, 170, 90, 255), name);
 }
 
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
@@ -203,6 +223,7 @@ void Frame(ViewerState& state, float seconds) {
     DrawTimeline(state);
   }
   if (state.panel.corner_view) LabelCornerView(state, width, height);
+  HoverLabel(state);
   ImGui::Render();
   ApplyCommands(state);
   ApplyTimelineCommands(state);
@@ -225,6 +246,12 @@ void Frame(ViewerState& state, float seconds) {
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
     DrawTimelineOverlays(state, state.overlay_lines);
+    const int selected = state.panel.selected_bone;
+    if (selected >= 0 && selected < state.loaded.model->skeleton.size()) {
+      scene::DrawBoneRings(scene::BoneRings(session.pose(), selected, state.panel.ring_local_axes,
+                                            RingViewDir(state), RingRadius(state)),
+                           state.overlay_lines);
+    }
   } else if (session.ladder_enabled) {
     session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
@@ -243,6 +270,7 @@ void Frame(ViewerState& state, float seconds) {
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
   state.painter.DrawLines(state.grid_lines, view_proj, false);
+  state.loaded.renderer->SetHighlight(state.mouse == MouseMode::kNone ? state.hover_bone : -1);
   state.loaded.renderer->Draw(view_proj, KeyLight(state.camera));
   state.painter.DrawLines(state.overlay_lines, view_proj, true);
   if (state.panel.corner_view) DrawCornerView(state, width, height);

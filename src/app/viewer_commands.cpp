@@ -96,7 +96,7 @@ void StepRungs(ViewerState& state, int delta) {
 void ApplyCommands(ViewerState& state) {
   using ui::Command;
   // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
-  const bool editing = state.drag.active() || ImGui::IsAnyItemActive();
+  const bool editing = state.drag.active() || state.ring_drag.active() || ImGui::IsAnyItemActive();
   state.retired_thumbnails.clear();  // no longer in any frame's draw list
   for (const Command command : state.panel.commands) {
     scene::PosingSession& session = *state.loaded.session;

@@ -1,7 +1,10 @@
 // Mouse and keys in the viewer, after ImGui has had the event: a left drag on a target or pole
-// moves it (X/Y/Z hold an axis, Shift is fine), a left click on a joint selects it, other left
-// drags orbit, right or middle drags pan, the wheel zooms; keys give the same commands as the
-// panel's buttons.
+// moves it (X/Y/Z hold an axis, Shift is fine); on a ring of the selected bone turns the bone
+// (Ctrl snaps to 5 degrees); on the body selects the bone under the cursor and drags it (a
+// hand, forearm, foot or shin moves its limb's target, the pelvis the body, any other bone
+// turns); a left click on a joint selects it, other left drags orbit, right or middle drags
+// pan, the wheel zooms; hovering names the bone a click would take; keys give the same
+// commands as the panel's buttons.
 #include <cmath>
 
 #include <imgui.h>
@@ -24,13 +27,49 @@ Ray MouseRay(const ViewerState& state, int x, int y) {
       static_cast<float>(y) * h / static_cast<float>(std::max(window_h, 1)), w, h);
 }
 
-// Left button down: a target or pole handle, else a joint (selects it) and orbit.
+// The body under the cursor, skinned in the current pose.
+scene::SurfaceHit PickSurface(ViewerState& state, const Ray& ray) {
+  state.picker.Update(*state.loaded.model, state.loaded.session->pose());
+  return state.picker.Pick(*state.loaded.model, ray.origin_ms, ray.direction_ms);
+}
+
+// What a click would take: a handle wins over the body (-1), else the body's bone.
+int HoveredBone(ViewerState& state, const Ray& ray) {
+  TargetDrag probe;
+  const float handle = scene::PickRadius(state.loaded.height);
+  if (probe.Begin(ray, *state.loaded.session, handle)) return -1;
+  if (state.panel.selected_bone >= 0 &&
+      RingDrag().Begin(ray, *state.loaded.session, state.panel.selected_bone,
+                       state.panel.ring_local_axes, RingViewDir(state), RingRadius(state),
+                       0.5f * handle)) {
+    return -1;
+  }
+  return PickSurface(state, ray).bone;
+}
+
+// Left button down: a target or pole handle, else a ring of the selected bone, else the body
+// (selects the bone and drags it), else a joint (selects it) and orbit.
 void BeginLeftDrag(ViewerState& state, int x, int y) {
   const Ray ray = MouseRay(state, x, y);
   const float handle = scene::PickRadius(state.loaded.height);
-  if (state.drag.Begin(ray, *state.loaded.session, handle)) {
+  scene::PosingSession& session = *state.loaded.session;
+  if (state.drag.Begin(ray, session, handle)) {
     state.mouse = MouseMode::kHandle;
     return;
+  }
+  if (state.panel.selected_bone >= 0 &&
+      state.ring_drag.Begin(ray, session, state.panel.selected_bone, state.panel.ring_local_axes,
+                            RingViewDir(state), RingRadius(state), 0.5f * handle)) {
+    state.mouse = MouseMode::kRing;
+    return;
+  }
+  const scene::SurfaceHit hit = PickSurface(state, ray);
+  if (hit.bone >= 0) {
+    state.panel.selected_bone = hit.bone;
+    if (state.drag.BeginOnSurface(ray, session, hit)) {
+      state.mouse = MouseMode::kHandle;
+      return;
+    }
   }
   const int joint =
       PickJoint(ray, state.loaded.model->skeleton, state.loaded.session->pose(), handle * 0.5f);
@@ -45,6 +84,16 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
   const float dx = static_cast<float>(motion.xrel), dy = static_cast<float>(motion.yrel);
   if (state.mouse == MouseMode::kOrbit) state.camera.Orbit(-0.4f * dx, 0.4f * dy);
   if (state.mouse == MouseMode::kPan) state.camera.Pan(dx / height, dy / height);
+  if (state.mouse == MouseMode::kNone) {
+    state.hover_bone = HoveredBone(state, MouseRay(state, motion.x, motion.y));
+    state.hover_px = glm::vec2(static_cast<float>(motion.x), static_cast<float>(motion.y));
+    return;
+  }
+  if (state.mouse == MouseMode::kRing) {
+    const bool snap = (SDL_GetModState() & KMOD_CTRL) != 0;
+    state.ring_drag.Update(MouseRay(state, motion.x, motion.y), snap, *state.loaded.session);
+    return;
+  }
   if (state.mouse != MouseMode::kHandle) return;
   const Uint8* keys = SDL_GetKeyboardState(nullptr);
   DragModifiers modifiers;
@@ -117,11 +166,28 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
 
 }  // namespace
 
+float RingRadius(const ViewerState& state) {
+  return 2.5f * scene::PickRadius(state.loaded.height);
+}
+
+glm::vec3 RingViewDir(const ViewerState& state) {
+  const int bone = state.panel.selected_bone;
+  const anim::Pose& pose = state.loaded.session->pose();
+  const glm::vec3 joint = bone >= 0 && bone < static_cast<int>(pose.models_ms.size())
+                              ? anim::PositionMs(pose, bone)
+                              : state.camera.focus_ms;
+  const glm::vec3 eye_to_joint = state.camera.orthographic
+                                     ? state.camera.focus_ms - state.camera.Eye()
+                                     : joint - state.camera.Eye();
+  return glm::normalize(eye_to_joint);
+}
+
 void HandleInput(ViewerState& state, const SDL_Event& event) {
   const ImGuiIO& io = ImGui::GetIO();
   switch (event.type) {
     case SDL_MOUSEBUTTONDOWN:
       if (io.WantCaptureMouse) break;
+      state.hover_bone = -1;
       if (event.button.button == SDL_BUTTON_LEFT) {
         BeginLeftDrag(state, event.button.x, event.button.y);
       } else {
@@ -129,13 +195,18 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
       }
       break;
     case SDL_MOUSEBUTTONUP:
-      if (state.drag.active()) {
+      if (state.drag.active() || state.ring_drag.active()) {
         state.drag.End();
+        state.ring_drag.End();
         state.history.Commit(*state.loaded.session);  // the whole drag is one step
       }
       state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:
+      if (io.WantCaptureMouse && state.mouse == MouseMode::kNone) {
+        state.hover_bone = -1;  // over the panel: a click would not take the body
+        break;
+      }
       MouseMoved(state, event.motion);
       break;
     case SDL_MOUSEWHEEL:

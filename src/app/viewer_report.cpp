@@ -32,6 +32,19 @@ asset::Json WindowState(const ViewerState& state) {
     c["target_px"] = {px.x, px.y};
     limbs[std::string(anim::LimbName(limb))] = c;
   }
+  // Every joint on screen, so tests can grab the body between two joints.
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  asset::Json bones_px = asset::Json::object();
+  for (int bone = 0; bone < skeleton.size(); ++bone) {
+    const glm::vec3 px =
+        state.camera.Project(anim::PositionMs(session.pose(), bone), static_cast<float>(window_w),
+                             static_cast<float>(window_h));
+    bones_px[skeleton.names[static_cast<std::size_t>(bone)]] = {px.x, px.y};
+  }
+  const auto bone_name = [&](int bone) {
+    return bone >= 0 && bone < skeleton.size() ? skeleton.names[static_cast<std::size_t>(bone)]
+                                               : std::string();
+  };
   const scene::UndoHistory& history = state.history;
   return {{"model", state.loaded.path},
           {"height", state.loaded.height},
@@ -43,6 +56,9 @@ asset::Json WindowState(const ViewerState& state) {
             {"orthographic", state.camera.orthographic},
             {"facing_yaw_deg", FacingYawDeg(state)}}},
           {"corner_view", state.panel.corner_view},
+          {"bones_px", bones_px},
+          {"selected_bone", bone_name(state.panel.selected_bone)},
+          {"hover_bone", bone_name(state.hover_bone)},
           {"history",
            {{"undo_steps", history.undo_steps()},
             {"redo_steps", history.redo_steps()},

@@ -15,6 +15,7 @@
 #include "anim/model.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
+#include "app/ring_drag.h"
 #include "app/target_drag.h"
 #include "app/viewer.h"
 #include "app/viewer_trace.h"
@@ -24,13 +25,15 @@
 #include "scene/pose_library.h"
 #include "scene/posing_request.h"
 #include "scene/posing_session.h"
+#include "scene/surface_pick.h"
 #include "scene/undo_history.h"
 #include "ui/panel.h"
 
 namespace ikpose::app {
 
-// What a held mouse button does: move a handle (TargetDrag), orbit or pan the camera.
-enum class MouseMode { kNone, kHandle, kOrbit, kPan };
+// What a held mouse button does: move a handle or the grabbed body (TargetDrag), turn the
+// selected bone by a ring (RingDrag), orbit or pan the camera.
+enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan };
 
 // Everything a loaded model needs; replaced whole when another file loads.
 struct LoadedModel {
@@ -66,6 +69,10 @@ struct ViewerState {
   ViewerTimeline timeline;  // viewer_trace.cpp
   MouseMode mouse = MouseMode::kNone;
   TargetDrag drag;
+  RingDrag ring_drag;
+  scene::SurfacePicker picker;  // the skinned surface, re-skinned when the pose changed
+  int hover_bone = -1;          // the bone a click on the body would take, -1 for none
+  glm::vec2 hover_px{0.0f};     // where the cursor was then, in window pixels
   float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen
   bool running = true;
   bool minimized = false;
@@ -101,6 +108,9 @@ void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
 
 // viewer_input.cpp: mouse and keys (after ImGui has seen the event).
 void HandleInput(ViewerState& state, const SDL_Event& event);
+// The selected bone's rings: their size, and the view ring's axis (from the eye to the joint).
+float RingRadius(const ViewerState& state);
+glm::vec3 RingViewDir(const ViewerState& state);
 
 // viewer_report.cpp: the pose report of what was drawn (what `ikpose pose --json` prints for
 // the same request); a window adds its own state under "viewer".

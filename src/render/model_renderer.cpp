@@ -47,6 +47,9 @@ bool ModelRenderer::Init(const std::filesystem::path& shader_dir, std::string* e
 void ModelRenderer::Load(const anim::Model& model, std::vector<std::string>* warnings) {
   meshes_.clear();
   skin_offsets_.clear();
+  mesh_skins_.clear();
+  skin_joints_.clear();
+  for (const anim::Skin& skin : model.skins) skin_joints_.push_back(skin.joints);
   int offset = 0;
   for (const anim::Skin& skin : model.skins) {
     skin_offsets_.push_back(offset);
@@ -79,6 +82,7 @@ void ModelRenderer::Load(const anim::Model& model, std::vector<std::string>* war
         }
       }
     }
+    mesh_skins_.push_back(mesh.skin < static_cast<int>(model.skins.size()) ? mesh.skin : -1);
     auto gpu = std::make_unique<SkinnedMesh>();
     gpu->Upload(upload);
     meshes_.push_back(std::move(gpu));
@@ -104,7 +108,20 @@ void ModelRenderer::Draw(const glm::mat4& view_proj, const Lighting& lighting) c
   lit_.Set("u_base_texture", 1);
   palette_.Bind(0);
   glEnable(GL_DEPTH_TEST);
-  for (const auto& mesh : meshes_) mesh->Draw(lit_.id());
+  const int highlight = glGetUniformLocation(lit_.id(), "u_highlight_joint");
+  for (std::size_t m = 0; m < meshes_.size(); ++m) {
+    // The highlighted bone as an index into this mesh's skin, -1 when it does not move it.
+    int joint = -1;
+    const int skin = m < mesh_skins_.size() ? mesh_skins_[m] : -1;
+    if (highlight_bone_ >= 0 && skin >= 0) {
+      const std::vector<int>& joints = skin_joints_[static_cast<std::size_t>(skin)];
+      for (std::size_t k = 0; k < joints.size() && joint < 0; ++k) {
+        if (joints[k] == highlight_bone_) joint = static_cast<int>(k);
+      }
+    }
+    glUniform1i(highlight, joint);
+    meshes_[m]->Draw(lit_.id());
+  }
 }
 
 std::vector<glm::vec3> ModelRenderer::CaptureSkinnedPositions(int mesh) {

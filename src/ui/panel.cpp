@@ -195,7 +195,49 @@ void BoneTree(const anim::Skeleton& skeleton, int bone, PanelState& state,
   }
 }
 
-void SelectedBone(const scene::PosingSession& session, PanelState& state) {
+// Numeric entry for the selected bone's turn: Euler degrees (XYZ) of its local rotation, and
+// swing/twist from rest (twist about the bone's own axis, see SelectedBone). The body
+// bone is turned by the body ring and the rings, so its numbers are read-only here.
+void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::quat& rest,
+                   const glm::vec3& bone_axis) {
+  const int bone = state.selected_bone;
+  const auto b = static_cast<std::size_t>(bone);
+  const glm::quat q = session.pose().locals_ls[b].rotation;
+  ImGui::BeginDisabled(bone == session.body_bone());
+  glm::vec3 euler = glm::degrees(glm::eulerAngles(q));
+  if (ImGui::DragFloat3("euler deg", &euler.x, 0.5f, -360.0f, 360.0f, "%.2f")) {
+    session.SetBoneRotation(bone, glm::quat(glm::radians(euler)));
+  }
+  if (glm::length(bone_axis) > 0.0f) {
+    const glm::vec3 axis = glm::normalize(bone_axis);
+    const ik::SwingTwist st = ik::DecomposeSwingTwist(glm::inverse(rest) * q, axis);
+    float swing_deg = glm::degrees(st.swing_angle_rad);
+    float twist_deg = glm::degrees(st.twist_angle_rad);
+    const ik::AxisAngle swing = ik::ToAxisAngle(st.swing);
+    bool edited = ImGui::DragFloat("swing deg", &swing_deg, 0.5f, 0.0f, 180.0f, "%.2f");
+    edited |= ImGui::DragFloat("twist deg", &twist_deg, 0.5f, -180.0f, 180.0f, "%.2f");
+    if (edited) {
+      // With no swing yet its axis is undefined: start one perpendicular to the bone.
+      const glm::vec3 swing_axis =
+          st.swing_angle_rad > 1e-6f ? swing.axis : ik::AnyPerpendicular(axis);
+      const glm::quat new_swing = glm::angleAxis(glm::radians(swing_deg), swing_axis);
+      session.SetBoneRotation(bone,
+                              rest * new_swing * glm::angleAxis(glm::radians(twist_deg), axis));
+    }
+  }
+  ImGui::EndDisabled();
+  ImGui::Checkbox("rings on the bone's axes (off: model axes)", &state.ring_local_axes);
+  if (ImGui::Button("reset bone") && b < session.bone_turns_ls.size()) {
+    session.bone_turns_ls[b] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+    session.Evaluate();
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!session.HasBoneTurns());
+  if (ImGui::Button("reset all turns")) session.ResetBoneTurns();
+  ImGui::EndDisabled();
+}
+
+void SelectedBone(scene::PosingSession& session, PanelState& state) {
   const anim::Skeleton& skeleton = session.model().skeleton;
   if (state.selected_bone < 0 || state.selected_bone >= skeleton.size()) {
     ImGui::TextDisabled("click a joint or a bone in the tree");
@@ -204,24 +246,20 @@ void SelectedBone(const scene::PosingSession& session, PanelState& state) {
   const auto b = static_cast<std::size_t>(state.selected_bone);
   const glm::quat q = session.pose().locals_ls[b].rotation;
   const glm::quat rest = session.rest_pose().locals_ls[b].rotation;
-  const glm::vec3 euler = glm::degrees(glm::eulerAngles(q));
   const glm::quat delta = glm::inverse(rest) * q;
   ImGui::Text("%s", skeleton.names[b].c_str());
   ImGui::Text("rotation_ls xyzw %.4f %.4f %.4f %.4f", static_cast<double>(q.x),
               static_cast<double>(q.y), static_cast<double>(q.z), static_cast<double>(q.w));
-  Vec3Row("euler deg", euler);
   ImGui::Text("from rest: %.2f deg", static_cast<double>(glm::degrees(glm::angle(delta))));
   const auto children = skeleton.Children(state.selected_bone);
-  if (!children.empty()) {
-    const glm::vec3 axis =
-        session.pose().locals_ls[static_cast<std::size_t>(children[0])].translation;
-    if (glm::length(axis) > 0.0f) {
-      const ik::RotationReport r = ik::DescribeRotation(delta, glm::normalize(axis));
-      ImGui::Text("swing %.2f deg  twist %.2f deg",
-                  static_cast<double>(glm::degrees(r.swing_twist.swing_angle_rad)),
-                  static_cast<double>(glm::degrees(r.swing_twist.twist_angle_rad)));
-    }
-  }
+  // The bone's own axis toward its first child; a leaf (a head, a finger tip) continues the
+  // line from its parent, seen in its rest frame.
+  const anim::Transform& rest_ls = session.rest_pose().locals_ls[b];
+  const glm::vec3 axis =
+      children.empty()
+          ? glm::inverse(rest_ls.rotation) * rest_ls.translation
+          : session.pose().locals_ls[static_cast<std::size_t>(children[0])].translation;
+  BoneTurnEntry(session, state, rest, axis);
   Vec3Row("position_ms", anim::PositionMs(session.pose(), state.selected_bone));
 }
 

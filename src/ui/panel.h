@@ -51,7 +51,8 @@ struct PanelState {
   float model_height = 1.0f;
   float width = 0.0f;  // the docked panel's width in pixels, once drawn
   int selected_bone = -1;
-  bool corner_view = false;  // a small side view of the character in the bottom-right corner
+  bool corner_view = false;     // a small side view of the character in the bottom-right corner
+  bool ring_local_axes = true;  // the FK rings turn about the bone's axes (else the model's)
   scene::OverlayOptions overlays;
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it
   LibraryPanel library;
