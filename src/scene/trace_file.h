@@ -72,7 +72,7 @@ bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* 
                      std::string* error);
 
 // Each limb's latest target (and its pole) at `time`: held from the last line at or before it
-// (1 microsecond of slack for times printed rounded). A limb not placed yet has no target.
+// (0.1 ms of slack for times printed rounded). A limb not placed yet has no target.
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time);
 
 }  // namespace ikpose::scene
