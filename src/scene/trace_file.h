@@ -7,7 +7,8 @@
 // (every LimbSample field, scene/trace.h, under its own name; a limb neither given nor solved is
 // left out). A targets file (`ikpose trace --targets`) holds a game's path of targets:
 //   {"time": t, "limbs": {"left_arm": {"target": [x, y, z], "pole": [x, y, z]}}}
-// poles optional, times strictly increasing; a limb absent from a line keeps its last target.
+// poles optional, times strictly increasing; a limb absent from a line keeps its last target
+// and pole, a limb on a line takes that line's target and pole (none if the line has none).
 // Floats are written with the digits that read back to the same float, so a frame read back
 // equals the frame written and restores the same situation.
 // Why: a recorded game session is handed over, replayed, plotted and searched for pops; the files

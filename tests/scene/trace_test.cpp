@@ -135,3 +135,166 @@ TEST(TraceFile, FramesReadBackEqual) {
 
 }  // namespace
 }  // namespace ikpose::scene
+
+namespace ikpose::scene {
+namespace {
+
+// Two frames of one limb (left leg, length 1): a knee that moves `knee_jump` along +z while the
+// target moves `target_move` and the input knee `input_move`, both along +x.
+std::vector<TraceFrame> TwoFrames(float knee_jump, float target_move, float input_move) {
+  std::vector<TraceFrame> frames(2);
+  for (int i = 0; i < 2; ++i) {
+    TraceFrame& f = frames[static_cast<std::size_t>(i)];
+    f.frame = i;
+    f.time = static_cast<float>(i) / 60.f;
+    LimbSample& s = f.limbs[kLeftLeg];
+    s.solved = true;
+    s.bend_deg = 60.f;
+    s.hip_ms = {0.f, 1.f, 0.f};
+    s.target_ms = {i * target_move, 0.2f, 0.f};
+    s.input_knee_ms = {i * input_move, 0.6f, 0.1f};
+    s.knee_ms = {0.f, 0.6f, 0.1f + i * knee_jump};
+    s.circle.center_ms = {0.f, 0.6f, 0.f};
+    s.circle.normal_ms = {0.f, -1.f, 0.f};
+  }
+  return frames;
+}
+
+const std::array<float, 4> kUnitLegs = {0.f, 0.f, 1.f, 1.f};
+
+TEST(PopDetector, ThresholdIsATenthOfTheLimbBeyondWhatTheMotionExplains) {
+  // Excess 0.099 of the limb: smooth enough; 0.101: a pop.
+  EXPECT_TRUE(DetectPops(TwoFrames(0.099f, 0.f, 0.f), kUnitLegs).empty());
+  EXPECT_EQ(DetectPops(TwoFrames(0.101f, 0.f, 0.f), kUnitLegs).size(), 1u);
+  // The same jump explained by the target's and the input pose's motion is not a pop...
+  EXPECT_TRUE(DetectPops(TwoFrames(0.3f, 0.15f, 0.06f), kUnitLegs).empty());
+  // ...and by a little less, it is.
+  const std::vector<Pop> pops = DetectPops(TwoFrames(0.3f, 0.15f, 0.04f), kUnitLegs);
+  ASSERT_EQ(pops.size(), 1u);
+  EXPECT_NEAR(pops[0].excess, 0.11f, 1e-5f);
+  // The limb's length scales it: on a 4 m leg 0.3 is under 0.4.
+  EXPECT_TRUE(DetectPops(TwoFrames(0.3f, 0.f, 0.f), {0.f, 0.f, 4.f, 4.f}).empty());
+}
+
+PopCause CauseOf(std::vector<TraceFrame> frames) {
+  const std::vector<Pop> pops = DetectPops(frames, kUnitLegs);
+  EXPECT_EQ(pops.size(), 1u);
+  return pops.empty() ? PopCause::kUnexplained : pops[0].cause;
+}
+
+TEST(PopDetector, CausesAreNamedAtTheirThresholds) {
+  // A knee from +z to -z across its circle: the side turned 180 deg.
+  std::vector<TraceFrame> flip = TwoFrames(-0.2f, 0.f, 0.f);
+  EXPECT_EQ(CauseOf(flip), PopCause::kKneeReferenceCrossedAxis);
+  std::vector<TraceFrame> pole = flip;
+  pole[1].limbs[kLeftLeg].policy = anim::KneePolicy::kPole;
+  pole[1].limbs[kLeftLeg].pole_ms = glm::vec3(0.f, 0.6f, -1.f);
+  EXPECT_EQ(CauseOf(pole), PopCause::kTargetCrossedPoleLine);
+  // A turn of just under 90 deg is not a change of side: unexplained.
+  std::vector<TraceFrame> turn = TwoFrames(0.f, 0.f, 0.f);
+  const float a = glm::radians(89.f);
+  turn[1].limbs[kLeftLeg].knee_ms = {0.5f * std::sin(a), 0.6f, 0.5f * std::cos(a)};
+  turn[0].limbs[kLeftLeg].knee_ms = {0.f, 0.6f, 0.5f};
+  EXPECT_EQ(CauseOf(turn), PopCause::kUnexplained);
+  const float b = glm::radians(91.f);
+  turn[1].limbs[kLeftLeg].knee_ms = {0.5f * std::sin(b), 0.6f, 0.5f * std::cos(b)};
+  EXPECT_EQ(CauseOf(turn), PopCause::kKneeReferenceCrossedAxis);
+  // Bent less than 10 deg in either frame: full extension; 10 deg is bent.
+  std::vector<TraceFrame> straight = flip;
+  straight[0].limbs[kLeftLeg].bend_deg = 9.9f;
+  EXPECT_EQ(CauseOf(straight), PopCause::kFullExtension);
+  straight[0].limbs[kLeftLeg].bend_deg = 10.f;
+  EXPECT_EQ(CauseOf(straight), PopCause::kKneeReferenceCrossedAxis);
+  straight[1].limbs[kLeftLeg].reach = ik::Reach::kTooFar;
+  EXPECT_EQ(CauseOf(straight), PopCause::kFullExtension);
+  // A clamped hinge comes first.
+  std::vector<TraceFrame> limited = straight;
+  limited[1].limbs[kLeftLeg].limit_clamped = true;
+  EXPECT_EQ(CauseOf(limited), PopCause::kHingeLimit);
+  // The input knee moving more than the threshold by itself: the input jumped.
+  std::vector<TraceFrame> input = TwoFrames(0.35f, 0.f, 0.101f);
+  EXPECT_EQ(CauseOf(input), PopCause::kInputPoseJumped);
+  input = TwoFrames(0.35f, 0.f, 0.099f);
+  EXPECT_NE(CauseOf(input), PopCause::kInputPoseJumped);
+}
+
+TEST(PopDetector, CauseNamesAreStable) {
+  for (PopCause cause : {PopCause::kKneeReferenceCrossedAxis, PopCause::kTargetCrossedPoleLine,
+                         PopCause::kFullExtension, PopCause::kHingeLimit,
+                         PopCause::kInputPoseJumped, PopCause::kUnexplained}) {
+    PopCause back = PopCause::kUnexplained;
+    ASSERT_TRUE(ParsePopCause(PopCauseName(cause), &back));
+    EXPECT_EQ(back, cause);
+  }
+  EXPECT_EQ(PopCauseName(PopCause::kKneeReferenceCrossedAxis), "knee_reference_crossed_axis");
+  EXPECT_EQ(PopCauseName(PopCause::kTargetCrossedPoleLine), "target_crossed_pole_line");
+}
+
+TEST(TraceRecorder, KeepsTheLatestFramesInOrder) {
+  TraceRecorder recorder(3);
+  for (int i = 0; i < 5; ++i) {
+    TraceFrame f;
+    f.frame = i;
+    recorder.Push(f);
+  }
+  ASSERT_EQ(recorder.size(), 3u);
+  EXPECT_EQ(recorder.dropped(), 2u);
+  EXPECT_EQ(recorder[0].frame, 2);
+  EXPECT_EQ(recorder[2].frame, 4);
+  EXPECT_EQ(recorder.Frames().back().frame, 4);
+  recorder.Clear();
+  EXPECT_TRUE(recorder.empty());
+}
+
+TEST(TraceFile, MalformedLineIsOneErrorNamingItsLineAndField) {
+  const std::string header = TraceHeaderLine(TraceHeader{}) + "\n";
+  const std::string frame0 = "{\"frame\": 0, \"time\": 0, \"limbs\": {}}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"frame\": 1, \"time\": 0.5, \"limbs\": ", "t.jsonl:3: not valid JSON"},
+      {"{\"frame\": 1, \"limbs\": {}}", "t.jsonl:3: time: missing"},
+      {"{\"frame\": 1, \"time\": 0, \"limbs\": {}}", "t.jsonl:3: time: not after"},
+      {"{\"frame\": 1, \"time\": 1e400, \"limbs\": {}}", "t.jsonl:3: "},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {\"tail\": {\"solved\": false}}}",
+       "t.jsonl:3: limbs.tail: unknown limb"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {\"left_leg\": {\"solved\": true}}}",
+       "t.jsonl:3: limbs.left_leg.policy: missing"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {\"left_leg\": {\"input\": {\"target\": [1, "
+       "\"x\", 0]}, \"solved\": false}}}",
+       "t.jsonl:3: limbs.left_leg.input.target: not a number"},
+      {std::string(kMaxTraceLineBytes + 1, ' ') + "{}", "t.jsonl:3: line longer than"},
+      {std::string(20, '[') + std::string(20, ']'), "t.jsonl:3: nested deeper"}};
+  for (const auto& [bad, says] : cases) {
+    TraceHeader h;
+    std::vector<TraceFrame> frames;
+    std::string error;
+    EXPECT_FALSE(ParseTrace(header + frame0 + bad + "\n", "t.jsonl", &h, &frames, &error)) << bad;
+    EXPECT_EQ(error.rfind(says, 0), 0u) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+  TraceHeader h;
+  std::vector<TraceFrame> frames;
+  std::string error;
+  EXPECT_FALSE(ParseTrace("{\"frame\": 0}\n", "t.jsonl", &h, &frames, &error));
+  EXPECT_EQ(error, "t.jsonl:1: ikpose_trace: missing");
+}
+
+TEST(TraceFile, TargetsHoldUntilALaterLineMovesThem) {
+  std::vector<TargetKey> keys;
+  std::string error;
+  ASSERT_TRUE(ParseTargets(
+      "{\"time\": 0, \"limbs\": {\"left_leg\": {\"target\": [1, 2, 3], \"pole\": [0, 0, 1]}}}\n"
+      "{\"time\": 0.5, \"limbs\": {\"right_arm\": {\"target\": [4, 5, 6]}}}\n"
+      "{\"time\": 1, \"limbs\": {\"left_leg\": {\"target\": [7, 8, 9]}}}\n",
+      "p.jsonl", &keys, &error))
+      << error;
+  const int arm = static_cast<int>(anim::Limb::kRightArm);
+  EXPECT_FALSE(TargetsAt(keys, 0.25f)[arm].has_target);
+  EXPECT_EQ(TargetsAt(keys, 0.75f)[kLeftLeg].target_ms, glm::vec3(1, 2, 3));  // held, not blended
+  EXPECT_EQ(TargetsAt(keys, 0.75f)[kLeftLeg].pole_ms, glm::vec3(0, 0, 1));
+  EXPECT_EQ(TargetsAt(keys, 0.75f)[arm].target_ms, glm::vec3(4, 5, 6));
+  EXPECT_EQ(TargetsAt(keys, 1.f)[kLeftLeg].target_ms, glm::vec3(7, 8, 9));
+  EXPECT_FALSE(TargetsAt(keys, 1.f)[kLeftLeg].pole_ms.has_value());
+}
+
+}  // namespace
+}  // namespace ikpose::scene
