@@ -116,8 +116,35 @@ TEST(PopDetector, SmoothPathFarFromTheAxisHasNoPopUnderEitherPolicy) {
 
 TEST(TraceFile, FramesReadBackEqual) {
   const anim::Model model = test::TwoLegRig();
-  const std::vector<TraceFrame> frames =
+  std::vector<TraceFrame> frames =
       Solve(model, LeftLegSweep(model), -30.f, 30.f, 12, anim::KneePolicy::kSeed);
+  // And one frame with every field its own value, so that no two fields can be swapped.
+  LimbSample& s = frames[0].limbs[static_cast<int>(anim::Limb::kRightArm)];
+  s.solved = true;
+  s.policy = anim::KneePolicy::kPole;
+  s.reach = ik::Reach::kTooClose;
+  s.reach_margin = -0.25f;
+  s.flip_margin = 0.5f;
+  s.bend_deg = 33.f;
+  s.swivel_deg = -12.5f;
+  s.hip_swing_deg = 1.f;
+  s.hip_twist_deg = 2.f;
+  s.knee_swing_deg = 3.f;
+  s.knee_twist_deg = 4.f;
+  s.target_ms = {1, 2, 3};
+  s.pole_ms = glm::vec3(4, 5, 6);
+  s.hip_ms = {7, 8, 9};
+  s.knee_ms = {10, 11, 12};
+  s.end_ms = {13, 14, 15};
+  s.input_knee_ms = {16, 17, 18};
+  s.circle = {glm::vec3(19, 20, 21), 0.125f, glm::vec3(0, 0.6f, 0.8f)};
+  s.natural_ms = {0.6f, 0.8f, 0};
+  s.limit_clamped = true;
+  s.swivel_clamped = true;
+  s.softened = false;
+  frames[0].inputs[static_cast<int>(anim::Limb::kRightArm)] = {true, glm::vec3(0.1f, 0.2f, 0.3f),
+                                                               glm::vec3(1e-7f, -3e5f, 0.7f)};
+  frames[0].clip_time = 0.1f;
   TraceHeader header;
   header.model = "rig.glb";
   header.clip = "idle";
