@@ -17,6 +17,7 @@
 #include "asset/load_model.h"
 #include "ik/two_bone_positions.h"
 #include "run_program.h"
+#include "support/leg_sweep.h"
 
 namespace ikpose::test {
 namespace {
@@ -48,35 +49,12 @@ std::string Write(const std::string& name, const std::string& text) {
   return path;
 }
 
-// The left foot's target swung about the hip through the rest knee's direction (at 0 deg the
-// hip-target axis passes through the rest knee: the seed's reference, every frame).
-struct Sweep {
-  glm::vec3 hip, knee, foot, along, across;
-  float radius = 0.f;
-  glm::vec3 At(float deg) const {
-    const float a = glm::radians(deg);
-    return hip + radius * (std::cos(a) * along + std::sin(a) * across);
-  }
-};
-
-Sweep LeftLegSweep(const anim::Model& model) {
-  const anim::Pose rest = anim::RestPose(model.skeleton);
-  const anim::LimbChain& chain = model.chains[anim::Limb::kLeftLeg];
-  Sweep s;
-  s.hip = anim::PositionMs(rest, chain.upper);
-  s.knee = anim::PositionMs(rest, chain.lower);
-  s.foot = anim::EndPositionMs(chain, rest);
-  s.along = glm::normalize(s.knee - s.hip);
-  const glm::vec3 f = model.chains.forward_ms;
-  s.across = glm::normalize(f - glm::dot(f, s.along) * s.along);
-  s.radius = 0.7f * (chain.upper_length + chain.lower_length);
-  return s;
-}
+using Sweep = LegSweep;
 
 constexpr int kFrames = 40;
 
 float Angle(float from, float to, int i) {
-  return from + (to - from) * static_cast<float>(i) / (kFrames - 1);
+  return LegSweep::Angle(from, to, i, kFrames);
 }
 
 // One line a frame at 60 fps, the frame's time printed as the program computes it.
@@ -102,27 +80,16 @@ TEST(TraceCli, SeedSweepAcrossTheLegPopsAtTheFrameTheSeedsKneeJumps) {
   const anim::Model model = Character();
   const Sweep s = LeftLegSweep(model);
   // Independently: the seed's positions step from the rest pose, frame by frame.
-  int expected = -1;
-  float biggest = 0.f;
-  glm::vec3 last{0.f};
-  for (int i = 0; i < kFrames; ++i) {
-    ik::PositionsInput in{s.hip, s.knee, s.foot, s.At(Angle(-30.f, 30.f, i)), {}};
-    ik::PositionsResult r;
-    ASSERT_EQ(ik::SolvePositions(in, &r), ik::InputError::kNone);
-    if (i > 0 && glm::distance(r.knee_ms, last) > biggest) {
-      biggest = glm::distance(r.knee_ms, last);
-      expected = i;
-    }
-    last = r.knee_ms;
-  }
+  const KneeJump expected = SeedKneeJump(s, -30.f, 30.f, kFrames);
+  ASSERT_GT(expected.frame, 0);
   const std::string targets = Write("sweep.jsonl", SweepTargets(s, -30.f, 30.f));
   const json seed = Trace({"--targets", targets, "--policy", "seed", "--fail-on-pop"}, 1);
   ASSERT_TRUE(seed.is_object());
   EXPECT_EQ(seed["frames"], kFrames);
   ASSERT_EQ(seed["pops"].size(), 1u) << seed.dump(1);
   EXPECT_EQ(seed["pops"][0]["limb"], "left_leg");
-  EXPECT_EQ(seed["pops"][0]["frame"], expected);
-  EXPECT_NEAR(seed["pops"][0]["knee_jump"].get<double>(), biggest, 1e-3);
+  EXPECT_EQ(seed["pops"][0]["frame"], expected.frame);
+  EXPECT_NEAR(seed["pops"][0]["knee_jump"].get<double>(), expected.jump, 1e-3);
   EXPECT_EQ(seed["pops"][0]["cause"], "knee_reference_crossed_axis");
   EXPECT_EQ(seed["policies"]["seed"]["pops"], 1);
   EXPECT_EQ(seed["policies"]["natural"]["pops"], 0);
