@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -151,8 +152,9 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
     if (!scene::SolveFrame(model, plan.request, in, std::nullopt,
                            &frames[static_cast<std::size_t>(i)], &error)) {
-      return PrintError(
-          err, "frame " + std::to_string(i) + " (" + std::to_string(in.time) + " s): " + error);
+      std::ostringstream at;  // "frame 3 (0.05 s): "
+      at << "frame " << i << " (" << in.time << " s): ";
+      return PrintError(err, at.str() + error);
     }
   }
   const std::array<float, 4> lengths = scene::LimbLengths(model.chains);
