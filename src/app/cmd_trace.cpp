@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,9 +70,8 @@ Json Summary(const Range& range, double fps, const std::vector<scene::TraceFrame
 }
 
 void PrintText(const Json& s, std::ostream& out) {
-  out << s["frames"] << " frames from " << s["from"] << " s to " << s["to"] << " s at "
-      << s["fps"] << " fps: " << s["pops"].size() << " pop" << (s["pops"].size() == 1 ? "" : "s")
-      << "\n";
+  out << s["frames"] << " frames from " << s["from"] << " s to " << s["to"] << " s at " << s["fps"]
+      << " fps: " << s["pops"].size() << " pop" << (s["pops"].size() == 1 ? "" : "s") << "\n";
   for (const Json& p : s["pops"]) {
     out << "  pop: " << p["limb"].get<std::string>() << " at frame " << p["frame"] << " ("
         << p["time"] << " s): knee jumped " << p["knee_jump"] << " (" << p["excess"]
@@ -79,8 +79,8 @@ void PrintText(const Json& s, std::ostream& out) {
   }
   for (const auto& [name, l] : s["limbs"].items()) {
     out << name << ": " << l["solved_frames"] << " frames solved, min reach margin "
-        << l["min_margin"] << ", min flip margin " << l["min_flip_margin"]
-        << ", max knee speed " << l["max_knee_speed"] << "/s, " << l["pops"] << " pops\n";
+        << l["min_margin"] << ", min flip margin " << l["min_flip_margin"] << ", max knee speed "
+        << l["max_knee_speed"] << "/s, " << l["pops"] << " pops\n";
   }
   out << "pops per policy:";
   for (const auto& [name, p] : s["policies"].items()) out << " " << name << " " << p["pops"];
@@ -123,11 +123,13 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
       !keys.empty() ? keys.back().time
                     : (clip >= 0 ? model.clips[static_cast<std::size_t>(clip)].duration : 0.0));
   if (range.to < range.from) {
-    return PrintError(err, "--from " + std::to_string(range.from) + " is after the end, " +
-                               std::to_string(range.to) + " s",
+    return PrintError(err,
+                      "--from " + std::to_string(range.from) + " is after the end, " +
+                          std::to_string(range.to) + " s",
                       2);
   }
-  const double count = std::floor((range.to - range.from) * options.fps + 1e-6) + 1.0;
+  // Times read as floats: a hundredth of a frame's slack keeps the last line's frame.
+  const double count = std::floor((range.to - range.from) * options.fps + 0.01) + 1.0;
   if (count > scene::kMaxTraceFrames) {
     return PrintError(err,
                       "--from .. --to at --fps " + std::to_string(options.fps) + " is " +
@@ -150,8 +152,9 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
     if (!scene::SolveFrame(model, plan.request, in, std::nullopt,
                            &frames[static_cast<std::size_t>(i)], &error)) {
-      return PrintError(err, "frame " + std::to_string(i) + " (" + std::to_string(in.time) +
-                                 " s): " + error);
+      std::ostringstream at;  // "frame 3 (0.05 s): "
+      at << "frame " << i << " (" << in.time << " s): ";
+      return PrintError(err, at.str() + error);
     }
   }
   const std::array<float, 4> lengths = scene::LimbLengths(model.chains);
@@ -163,11 +166,10 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     if (policy == anim::KneePolicy::kPole && !any_pole) continue;
     std::vector<scene::TraceFrame> replayed;
     if (!scene::ReplayUnder(model, plan.request, inputs, policy, &replayed, &error)) {
-      return PrintError(err, std::string("under the ") + anim::PolicyName(policy) +
-                                 " policy: " + error);
+      return PrintError(err,
+                        std::string("under the ") + anim::PolicyName(policy) + " policy: " + error);
     }
-    policies[anim::PolicyName(policy)] = {
-        {"pops", scene::DetectPops(replayed, lengths).size()}};
+    policies[anim::PolicyName(policy)] = {{"pops", scene::DetectPops(replayed, lengths).size()}};
   }
 
   if (!options.out.empty()) {

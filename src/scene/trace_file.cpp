@@ -405,7 +405,7 @@ bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* 
 
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time) {
   std::array<LimbInput, 4> now{};
-  constexpr float kSlack = 1e-6f;
+  constexpr float kSlack = 1e-4f;
   for (const TargetKey& key : keys) {
     if (key.time > time + kSlack) break;
     for (int l = 0; l < 4; ++l) {

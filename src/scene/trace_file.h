@@ -7,7 +7,8 @@
 // (every LimbSample field, scene/trace.h, under its own name; a limb neither given nor solved is
 // left out). A targets file (`ikpose trace --targets`) holds a game's path of targets:
 //   {"time": t, "limbs": {"left_arm": {"target": [x, y, z], "pole": [x, y, z]}}}
-// poles optional, times strictly increasing; a limb absent from a line keeps its last target.
+// poles optional, times strictly increasing; a limb absent from a line keeps its last target
+// and pole, a limb on a line takes that line's target and pole (none if the line has none).
 // Floats are written with the digits that read back to the same float, so a frame read back
 // equals the frame written and restores the same situation.
 // Why: a recorded game session is handed over, replayed, plotted and searched for pops; the files
@@ -72,7 +73,7 @@ bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* 
                      std::string* error);
 
 // Each limb's latest target (and its pole) at `time`: held from the last line at or before it
-// (1 microsecond of slack for times printed rounded). A limb not placed yet has no target.
+// (0.1 ms of slack for times printed rounded). A limb not placed yet has no target.
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time);
 
 }  // namespace ikpose::scene

@@ -12,6 +12,7 @@
 #include "scene/trace.h"
 #include "scene/trace_file.h"
 #include "scene/trace_replay.h"
+#include "support/leg_sweep.h"
 #include "support/rigs.h"
 
 namespace ikpose::scene {
@@ -19,30 +20,8 @@ namespace {
 
 constexpr int kLeftLeg = static_cast<int>(anim::Limb::kLeftLeg);
 
-// A foot target swung about the hip through the rest knee's direction: at angle 0 the
-// hip-target axis passes through the rest knee, which is the seed's reference in every frame.
-struct Sweep {
-  glm::vec3 hip_ms, knee_ms, foot_ms, along, across;
-  float radius;
-  glm::vec3 Target(float angle_deg) const {
-    const float a = glm::radians(angle_deg);
-    return hip_ms + radius * (std::cos(a) * along + std::sin(a) * across);
-  }
-};
-
-Sweep LeftLegSweep(const anim::Model& model) {
-  const anim::Pose rest = anim::RestPose(model.skeleton);
-  const anim::LimbChain& chain = model.chains[anim::Limb::kLeftLeg];
-  Sweep s;
-  s.hip_ms = anim::PositionMs(rest, chain.upper);
-  s.knee_ms = anim::PositionMs(rest, chain.lower);
-  s.foot_ms = anim::PositionMs(rest, chain.end);
-  s.along = glm::normalize(s.knee_ms - s.hip_ms);
-  const glm::vec3 forward = model.chains.forward_ms;
-  s.across = glm::normalize(forward - glm::dot(forward, s.along) * s.along);
-  s.radius = 0.7f * (chain.upper_length + chain.lower_length);
-  return s;
-}
+using test::LeftLegSweep;
+using Sweep = test::LegSweep;
 
 // Frames of the sweep from `from_deg` to `to_deg`, solved under `policy`, as ikpose trace does.
 std::vector<TraceFrame> Solve(const anim::Model& model, const Sweep& sweep, float from_deg,
@@ -53,8 +32,7 @@ std::vector<TraceFrame> Solve(const anim::Model& model, const Sweep& sweep, floa
     in.frame = i;
     in.time = static_cast<float>(i) / 60.f;
     in.inputs[kLeftLeg].has_target = true;
-    in.inputs[kLeftLeg].target_ms =
-        sweep.Target(from_deg + (to_deg - from_deg) * static_cast<float>(i) / (frames - 1));
+    in.inputs[kLeftLeg].target_ms = sweep.At(Sweep::Angle(from_deg, to_deg, i, frames));
     inputs.push_back(in);
   }
   std::vector<TraceFrame> out;
@@ -70,33 +48,18 @@ TEST(PopDetector, SeedSweepAcrossTheLegPopsWhereTheSeedsKneeJumps) {
   const std::vector<TraceFrame> trace =
       Solve(model, sweep, -30.f, 30.f, frames, anim::KneePolicy::kSeed);
   // Independently: the seed's positions step from the rest pose, frame by frame.
-  int expected = -1;
-  float biggest = 0.f;
-  glm::vec3 last_knee{0.f};
-  for (int i = 0; i < frames; ++i) {
-    ik::PositionsInput in;
-    in.hip_ms = sweep.hip_ms;
-    in.knee_ms = sweep.knee_ms;
-    in.foot_ms = sweep.foot_ms;
-    in.target_ms = sweep.Target(-30.f + 60.f * static_cast<float>(i) / (frames - 1));
-    ik::PositionsResult r;
-    ASSERT_EQ(ik::SolvePositions(in, &r), ik::InputError::kNone);
-    if (i > 0 && glm::distance(r.knee_ms, last_knee) > biggest) {
-      biggest = glm::distance(r.knee_ms, last_knee);
-      expected = i;
-    }
-    last_knee = r.knee_ms;
-  }
+  const test::KneeJump seed = test::SeedKneeJump(sweep, -30.f, 30.f, frames);
+  ASSERT_GT(seed.frame, 0);
   const std::vector<Pop> pops = DetectPops(trace, LimbLengths(model.chains));
   ASSERT_EQ(pops.size(), 1u);
   EXPECT_EQ(pops[0].limb, anim::Limb::kLeftLeg);
-  EXPECT_EQ(pops[0].frame, expected);
-  EXPECT_NEAR(pops[0].knee_jump, biggest, 1e-4f);
+  EXPECT_EQ(pops[0].frame, seed.frame);
+  EXPECT_NEAR(pops[0].knee_jump, seed.jump, 1e-4f);
   EXPECT_EQ(pops[0].cause, PopCause::kKneeReferenceCrossedAxis);
   // The explanation: the knee left one side of the circle for the other.
   EXPECT_NEAR(glm::distance(pops[0].other_knee_ms, pops[0].circle.center_ms), pops[0].circle.radius,
               1e-4f);
-  EXPECT_LT(glm::distance(pops[0].other_knee_ms, pops[0].previous_knee_ms), 0.5f * biggest);
+  EXPECT_LT(glm::distance(pops[0].other_knee_ms, pops[0].previous_knee_ms), 0.5f * seed.jump);
 }
 
 TEST(PopDetector, NaturalPolicyKeepsTheSameSweepSmooth) {
@@ -116,8 +79,35 @@ TEST(PopDetector, SmoothPathFarFromTheAxisHasNoPopUnderEitherPolicy) {
 
 TEST(TraceFile, FramesReadBackEqual) {
   const anim::Model model = test::TwoLegRig();
-  const std::vector<TraceFrame> frames =
+  std::vector<TraceFrame> frames =
       Solve(model, LeftLegSweep(model), -30.f, 30.f, 12, anim::KneePolicy::kSeed);
+  // And one frame with every field its own value, so that no two fields can be swapped.
+  LimbSample& s = frames[0].limbs[static_cast<int>(anim::Limb::kRightArm)];
+  s.solved = true;
+  s.policy = anim::KneePolicy::kPole;
+  s.reach = ik::Reach::kTooClose;
+  s.reach_margin = -0.25f;
+  s.flip_margin = 0.5f;
+  s.bend_deg = 33.f;
+  s.swivel_deg = -12.5f;
+  s.hip_swing_deg = 1.f;
+  s.hip_twist_deg = 2.f;
+  s.knee_swing_deg = 3.f;
+  s.knee_twist_deg = 4.f;
+  s.target_ms = {1, 2, 3};
+  s.pole_ms = glm::vec3(4, 5, 6);
+  s.hip_ms = {7, 8, 9};
+  s.knee_ms = {10, 11, 12};
+  s.end_ms = {13, 14, 15};
+  s.input_knee_ms = {16, 17, 18};
+  s.circle = {glm::vec3(19, 20, 21), 0.125f, glm::vec3(0, 0.6f, 0.8f)};
+  s.natural_ms = {0.6f, 0.8f, 0};
+  s.limit_clamped = true;
+  s.swivel_clamped = true;
+  s.softened = false;
+  frames[0].inputs[static_cast<int>(anim::Limb::kRightArm)] = {true, glm::vec3(0.1f, 0.2f, 0.3f),
+                                                               glm::vec3(1e-7f, -3e5f, 0.7f)};
+  frames[0].clip_time = 0.1f;
   TraceHeader header;
   header.model = "rig.glb";
   header.clip = "idle";
@@ -131,6 +121,169 @@ TEST(TraceFile, FramesReadBackEqual) {
   EXPECT_EQ(read_header, header);
   ASSERT_EQ(read.size(), frames.size());
   for (std::size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(read[i], frames[i]) << "frame " << i;
+}
+
+}  // namespace
+}  // namespace ikpose::scene
+
+namespace ikpose::scene {
+namespace {
+
+// Two frames of one limb (left leg, length 1): a knee that moves `knee_jump` along +z while the
+// target moves `target_move` and the input knee `input_move`, both along +x.
+std::vector<TraceFrame> TwoFrames(float knee_jump, float target_move, float input_move) {
+  std::vector<TraceFrame> frames(2);
+  for (int i = 0; i < 2; ++i) {
+    TraceFrame& f = frames[static_cast<std::size_t>(i)];
+    f.frame = i;
+    f.time = static_cast<float>(i) / 60.f;
+    LimbSample& s = f.limbs[kLeftLeg];
+    s.solved = true;
+    s.bend_deg = 60.f;
+    s.hip_ms = {0.f, 1.f, 0.f};
+    s.target_ms = {i * target_move, 0.2f, 0.f};
+    s.input_knee_ms = {i * input_move, 0.6f, 0.1f};
+    s.knee_ms = {0.f, 0.6f, 0.1f + i * knee_jump};
+    s.circle.center_ms = {0.f, 0.6f, 0.f};
+    s.circle.normal_ms = {0.f, -1.f, 0.f};
+  }
+  return frames;
+}
+
+const std::array<float, 4> kUnitLegs = {0.f, 0.f, 1.f, 1.f};
+
+TEST(PopDetector, ThresholdIsATenthOfTheLimbBeyondWhatTheMotionExplains) {
+  // Excess 0.099 of the limb: smooth enough; 0.101: a pop.
+  EXPECT_TRUE(DetectPops(TwoFrames(0.099f, 0.f, 0.f), kUnitLegs).empty());
+  EXPECT_EQ(DetectPops(TwoFrames(0.101f, 0.f, 0.f), kUnitLegs).size(), 1u);
+  // The same jump explained by the target's and the input pose's motion is not a pop...
+  EXPECT_TRUE(DetectPops(TwoFrames(0.3f, 0.15f, 0.06f), kUnitLegs).empty());
+  // ...and by a little less, it is.
+  const std::vector<Pop> pops = DetectPops(TwoFrames(0.3f, 0.15f, 0.04f), kUnitLegs);
+  ASSERT_EQ(pops.size(), 1u);
+  EXPECT_NEAR(pops[0].excess, 0.11f, 1e-5f);
+  // The limb's length scales it: on a 4 m leg 0.3 is under 0.4.
+  EXPECT_TRUE(DetectPops(TwoFrames(0.3f, 0.f, 0.f), {0.f, 0.f, 4.f, 4.f}).empty());
+}
+
+PopCause CauseOf(std::vector<TraceFrame> frames) {
+  const std::vector<Pop> pops = DetectPops(frames, kUnitLegs);
+  EXPECT_EQ(pops.size(), 1u);
+  return pops.empty() ? PopCause::kUnexplained : pops[0].cause;
+}
+
+TEST(PopDetector, CausesAreNamedAtTheirThresholds) {
+  // A knee from +z to -z across its circle: the side turned 180 deg.
+  std::vector<TraceFrame> flip = TwoFrames(-0.2f, 0.f, 0.f);
+  EXPECT_EQ(CauseOf(flip), PopCause::kKneeReferenceCrossedAxis);
+  std::vector<TraceFrame> pole = flip;
+  pole[1].limbs[kLeftLeg].policy = anim::KneePolicy::kPole;
+  pole[1].limbs[kLeftLeg].pole_ms = glm::vec3(0.f, 0.6f, -1.f);
+  EXPECT_EQ(CauseOf(pole), PopCause::kTargetCrossedPoleLine);
+  // A turn of just under 90 deg is not a change of side: unexplained.
+  std::vector<TraceFrame> turn = TwoFrames(0.f, 0.f, 0.f);
+  const float a = glm::radians(89.f);
+  turn[1].limbs[kLeftLeg].knee_ms = {0.5f * std::sin(a), 0.6f, 0.5f * std::cos(a)};
+  turn[0].limbs[kLeftLeg].knee_ms = {0.f, 0.6f, 0.5f};
+  EXPECT_EQ(CauseOf(turn), PopCause::kUnexplained);
+  const float b = glm::radians(91.f);
+  turn[1].limbs[kLeftLeg].knee_ms = {0.5f * std::sin(b), 0.6f, 0.5f * std::cos(b)};
+  EXPECT_EQ(CauseOf(turn), PopCause::kKneeReferenceCrossedAxis);
+  // Bent less than 10 deg in either frame: full extension; 10 deg is bent.
+  std::vector<TraceFrame> straight = flip;
+  straight[0].limbs[kLeftLeg].bend_deg = 9.9f;
+  EXPECT_EQ(CauseOf(straight), PopCause::kFullExtension);
+  straight[0].limbs[kLeftLeg].bend_deg = 10.f;
+  EXPECT_EQ(CauseOf(straight), PopCause::kKneeReferenceCrossedAxis);
+  straight[1].limbs[kLeftLeg].reach = ik::Reach::kTooFar;
+  EXPECT_EQ(CauseOf(straight), PopCause::kFullExtension);
+  // A clamped hinge comes first.
+  std::vector<TraceFrame> limited = straight;
+  limited[1].limbs[kLeftLeg].limit_clamped = true;
+  EXPECT_EQ(CauseOf(limited), PopCause::kHingeLimit);
+  // The input knee moving more than the threshold by itself: the input jumped.
+  std::vector<TraceFrame> input = TwoFrames(0.35f, 0.f, 0.101f);
+  EXPECT_EQ(CauseOf(input), PopCause::kInputPoseJumped);
+  input = TwoFrames(0.35f, 0.f, 0.099f);
+  EXPECT_NE(CauseOf(input), PopCause::kInputPoseJumped);
+}
+
+TEST(PopDetector, CauseNamesAreStable) {
+  for (PopCause cause : {PopCause::kKneeReferenceCrossedAxis, PopCause::kTargetCrossedPoleLine,
+                         PopCause::kFullExtension, PopCause::kHingeLimit,
+                         PopCause::kInputPoseJumped, PopCause::kUnexplained}) {
+    PopCause back = PopCause::kUnexplained;
+    ASSERT_TRUE(ParsePopCause(PopCauseName(cause), &back));
+    EXPECT_EQ(back, cause);
+  }
+  EXPECT_EQ(PopCauseName(PopCause::kKneeReferenceCrossedAxis), "knee_reference_crossed_axis");
+  EXPECT_EQ(PopCauseName(PopCause::kTargetCrossedPoleLine), "target_crossed_pole_line");
+}
+
+TEST(TraceRecorder, KeepsTheLatestFramesInOrder) {
+  TraceRecorder recorder(3);
+  for (int i = 0; i < 5; ++i) {
+    TraceFrame f;
+    f.frame = i;
+    recorder.Push(f);
+  }
+  ASSERT_EQ(recorder.size(), 3u);
+  EXPECT_EQ(recorder.dropped(), 2u);
+  EXPECT_EQ(recorder[0].frame, 2);
+  EXPECT_EQ(recorder[2].frame, 4);
+  EXPECT_EQ(recorder.Frames().back().frame, 4);
+  recorder.Clear();
+  EXPECT_TRUE(recorder.empty());
+}
+
+TEST(TraceFile, MalformedLineIsOneErrorNamingItsLineAndField) {
+  const std::string header = TraceHeaderLine(TraceHeader{}) + "\n";
+  const std::string frame0 = "{\"frame\": 0, \"time\": 0, \"limbs\": {}}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"frame\": 1, \"time\": 0.5, \"limbs\": ", "t.jsonl:3: not valid JSON"},
+      {"{\"frame\": 1, \"limbs\": {}}", "t.jsonl:3: time: missing"},
+      {"{\"frame\": 1, \"time\": 0, \"limbs\": {}}", "t.jsonl:3: time: not after"},
+      {"{\"frame\": 1, \"time\": 1e400, \"limbs\": {}}", "t.jsonl:3: "},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {\"tail\": {\"solved\": false}}}",
+       "t.jsonl:3: limbs.tail: unknown limb"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {\"left_leg\": {\"solved\": true}}}",
+       "t.jsonl:3: limbs.left_leg.policy: missing"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {\"left_leg\": {\"input\": {\"target\": [1, "
+       "\"x\", 0]}, \"solved\": false}}}",
+       "t.jsonl:3: limbs.left_leg.input.target: not a number"},
+      {std::string(kMaxTraceLineBytes + 1, ' ') + "{}", "t.jsonl:3: line longer than"},
+      {std::string(20, '[') + std::string(20, ']'), "t.jsonl:3: nested deeper"}};
+  for (const auto& [bad, says] : cases) {
+    TraceHeader h;
+    std::vector<TraceFrame> frames;
+    std::string error;
+    EXPECT_FALSE(ParseTrace(header + frame0 + bad + "\n", "t.jsonl", &h, &frames, &error)) << bad;
+    EXPECT_EQ(error.rfind(says, 0), 0u) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+  TraceHeader h;
+  std::vector<TraceFrame> frames;
+  std::string error;
+  EXPECT_FALSE(ParseTrace("{\"frame\": 0}\n", "t.jsonl", &h, &frames, &error));
+  EXPECT_EQ(error, "t.jsonl:1: ikpose_trace: missing");
+}
+
+TEST(TraceFile, TargetsHoldUntilALaterLineMovesThem) {
+  std::vector<TargetKey> keys;
+  std::string error;
+  ASSERT_TRUE(ParseTargets(
+      "{\"time\": 0, \"limbs\": {\"left_leg\": {\"target\": [1, 2, 3], \"pole\": [0, 0, 1]}}}\n"
+      "{\"time\": 0.5, \"limbs\": {\"right_arm\": {\"target\": [4, 5, 6]}}}\n"
+      "{\"time\": 1, \"limbs\": {\"left_leg\": {\"target\": [7, 8, 9]}}}\n",
+      "p.jsonl", &keys, &error))
+      << error;
+  const int arm = static_cast<int>(anim::Limb::kRightArm);
+  EXPECT_FALSE(TargetsAt(keys, 0.25f)[arm].has_target);
+  EXPECT_EQ(TargetsAt(keys, 0.75f)[kLeftLeg].target_ms, glm::vec3(1, 2, 3));  // held, not blended
+  EXPECT_EQ(TargetsAt(keys, 0.75f)[kLeftLeg].pole_ms, glm::vec3(0, 0, 1));
+  EXPECT_EQ(TargetsAt(keys, 0.75f)[arm].target_ms, glm::vec3(4, 5, 6));
+  EXPECT_EQ(TargetsAt(keys, 1.f)[kLeftLeg].target_ms, glm::vec3(7, 8, 9));
+  EXPECT_FALSE(TargetsAt(keys, 1.f)[kLeftLeg].pole_ms.has_value());
 }
 
 }  // namespace
