@@ -191,7 +191,10 @@ struct Builder {
   bool FitPlane() {
     std::vector<int> lefts;
     for (int i = 0; i < skeleton.size(); ++i) {
-      if (map.side[i] < 0 && glm::length(P(i) - P(map.counterpart[i])) > 0.f) lefts.push_back(i);
+      // Pairs on top of each other (Rigify's pelvis.L/.R) say nothing about the direction.
+      if (map.side[i] < 0 && glm::length(P(i) - P(map.counterpart[i])) > 10.f * tolerance()) {
+        lefts.push_back(i);
+      }
     }
     if (lefts.empty()) return false;
     const auto median = [](std::vector<float> v) {

@@ -65,6 +65,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     target.grip = limb.grip;
   }
   if (scenario.body) session.body = *scenario.body;
+  session.mirror = scenario.mirror;
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
@@ -190,6 +191,7 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   session->ResetTargets();
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
   if (!ApplyPoints(request, *session, error)) return nullptr;
+  if (request.mirror) session->mirror = *request.mirror;
   session->Evaluate();
   if (!AllSolved(*session, error)) return nullptr;
   return session;

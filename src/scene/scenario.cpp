@@ -238,6 +238,12 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
         }
       } else if (key == "body") {
         s.body = ParseBody(value);
+      } else if (key == "mirror") {
+        if (!value.is_string() || !anim::ParseMirrorMode(value.get<std::string>(), &s.mirror)) {
+          throw FieldError{
+              "mirror must be \"off\", \"left-to-right\", \"right-to-left\" or "
+              "\"flip\""};
+        }
       } else if (key == "ladder") {
         s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body,
                                &s.ladder_follows_clip);
@@ -287,6 +293,9 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     const glm::quat& q = scenario.body->turn_ms;
     j["body"] = {{"offset", ToJson(scenario.body->offset_ms)}, {"turn", {q.x, q.y, q.z, q.w}}};
   }
+  if (scenario.mirror != anim::MirrorMode::kOff) {
+    j["mirror"] = std::string(anim::MirrorModeName(scenario.mirror));
+  }
   if (scenario.ladder) {
     const Ladder& l = *scenario.ladder;
     j["ladder"] = {
@@ -325,6 +334,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
   s.ladder_enabled = session.ladder_enabled;
   s.ladder_follows_clip = session.ladder_follows_clip;
   if (session.body != BodyMove{}) s.body = session.body;
+  s.mirror = session.mirror;
   return s;
 }
 

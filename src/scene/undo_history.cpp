@@ -20,6 +20,7 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.ladder_enabled = session.ladder_enabled;
   s.ladder_follows_clip = session.ladder_follows_clip;
   s.body = session.body;
+  s.mirror = session.mirror;
   return s;
 }
 
@@ -38,6 +39,7 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
   session.ladder_enabled = snapshot.ladder_enabled;
   session.ladder_follows_clip = snapshot.ladder_follows_clip;
   session.body = snapshot.body;
+  session.mirror = snapshot.mirror;
   session.Evaluate();
 }
 
@@ -45,6 +47,9 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
   // Moving the body places the pinned targets and carries the others: one gesture, one name.
   if (before.body != after.body) return "move body";
   std::vector<std::string> parts;
+  if (before.mirror != after.mirror) {
+    parts.push_back("mirror " + std::string(anim::MirrorModeName(after.mirror)));
+  }
   std::size_t moved_targets = 0;
   for (anim::Limb limb : anim::kLimbs) {
     const LimbTarget& a = before.limbs[static_cast<int>(limb)];
