@@ -28,6 +28,10 @@ enum class Command {
   kViewTop,
   kViewBottom,
   kToggleOrthographic,
+  kMirrorOff,  // mirror while editing: off, left side onto the right, right onto the left
+  kMirrorLeftToRight,
+  kMirrorRightToLeft,
+  kToggleFlip,  // the whole pose flipped across the character's plane, or not
 };
 
 }  // namespace ikpose::ui
