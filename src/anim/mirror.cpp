@@ -11,37 +11,6 @@ namespace ikpose::anim {
 
 namespace {
 
-// [begin, end) of each word of `name`, split as NameWords splits (separators, case changes,
-// digits), the namespace included (it has no side word).
-std::vector<std::pair<std::size_t, std::size_t>> WordSpans(std::string_view name) {
-  std::vector<std::pair<std::size_t, std::size_t>> spans;
-  std::size_t begin = std::string_view::npos;
-  const auto flush = [&](std::size_t end) {
-    if (begin != std::string_view::npos && end > begin) spans.emplace_back(begin, end);
-    begin = std::string_view::npos;
-  };
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(name[i]);
-    if (!std::isalnum(c)) {
-      flush(i);
-      continue;
-    }
-    if (begin != std::string_view::npos) {
-      const unsigned char prev = static_cast<unsigned char>(name[i - 1]);
-      const bool next_lower =
-          i + 1 < name.size() && std::islower(static_cast<unsigned char>(name[i + 1]));
-      if ((std::isupper(c) && std::islower(prev)) ||
-          (std::isupper(c) && std::isupper(prev) && next_lower) ||
-          (std::isdigit(c) != 0) != (std::isdigit(prev) != 0)) {
-        flush(i);
-      }
-    }
-    if (begin == std::string_view::npos) begin = i;
-  }
-  flush(name.size());
-  return spans;
-}
-
 std::string Lower(std::string_view text) {
   std::string out(text);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -97,7 +66,7 @@ std::string OtherSide(std::string_view word) {
 // `b_LeftLeg01_015` with `b_RightLeg01_019`.
 std::string LooseKey(std::string_view name) {
   std::vector<std::string> words;
-  for (const auto& [b, e] : WordSpans(name)) {
+  for (const auto& [b, e] : NameWordSpans(name)) {
     const std::string w = Lower(name.substr(b, e - b));
     words.push_back(SidePrefix(w) > 0 ? "<side>" + w.substr(SidePrefix(w)) : w);
   }
@@ -317,7 +286,7 @@ std::string SwapSideInName(std::string_view name) {
   std::string out;
   std::size_t copied = 0;
   bool swapped = false;
-  for (const auto& [b, e] : WordSpans(name)) {
+  for (const auto& [b, e] : NameWordSpans(name)) {
     const std::string other = OtherSide(name.substr(b, e - b));
     if (other.empty()) continue;
     out += name.substr(copied, b - copied);

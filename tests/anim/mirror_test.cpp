@@ -57,19 +57,20 @@ void ExpectPairsAndCentre(const HumanoidNames& n, const Skeleton& s, const Mirro
 }
 
 TEST(SwapSideInName, EveryStyleTheChainDetectorKnows) {
-  EXPECT_EQ(SwapSideInName("thigh.L"), "thigh.R");
-  EXPECT_EQ(SwapSideInName("upper_arm.r"), "upper_arm.l");
-  EXPECT_EQ(SwapSideInName("upperarm_l"), "upperarm_r");
-  EXPECT_EQ(SwapSideInName("mixamorig:LeftArm"), "mixamorig:RightArm");
-  EXPECT_EQ(SwapSideInName("RightHandIndex1"), "LeftHandIndex1");
-  EXPECT_EQ(SwapSideInName("Bip01 L Thigh"), "Bip01 R Thigh");
-  EXPECT_EQ(SwapSideInName("left_hand"), "right_hand");
-  EXPECT_EQ(SwapSideInName("LEFT_HAND"), "RIGHT_HAND");
-  EXPECT_EQ(SwapSideInName("L_Wrist"), "R_Wrist");
-  EXPECT_EQ(SwapSideInName("leftfoot"), "rightfoot");
-  EXPECT_EQ(SwapSideInName("arm_joint_L_1"), "arm_joint_R_1");
-  EXPECT_EQ(SwapSideInName("spine.001"), "");
-  EXPECT_EQ(SwapSideInName("Leg"), "");
+  const std::pair<const char*, const char*> cases[] = {{"thigh.L", "thigh.R"},
+                                                       {"upper_arm.r", "upper_arm.l"},
+                                                       {"upperarm_l", "upperarm_r"},
+                                                       {"mixamorig:LeftArm", "mixamorig:RightArm"},
+                                                       {"RightHandIndex1", "LeftHandIndex1"},
+                                                       {"Bip01 L Thigh", "Bip01 R Thigh"},
+                                                       {"left_hand", "right_hand"},
+                                                       {"LEFT_HAND", "RIGHT_HAND"},
+                                                       {"L_Wrist", "R_Wrist"},
+                                                       {"leftfoot", "rightfoot"},
+                                                       {"arm_joint_L_1", "arm_joint_R_1"},
+                                                       {"spine.001", ""},  // says no side
+                                                       {"Leg", ""}};
+  for (const auto& [name, swapped] : cases) EXPECT_EQ(SwapSideInName(name), swapped) << name;
 }
 
 TEST(BuildMirrorMap, EmptySkeletonHasNothingToMap) {

@@ -95,24 +95,25 @@ TEST_P(MirrorModel, RestIsSymmetricAndTheLimbsAreCounterparts) {
   }
 }
 
-TEST_P(MirrorModel, LeftArmToRightLandsOnTheTargetsMirrorImage) {
-  const Posed posed = PoseAndMirror(model_, Limb::kLeftArm, MirrorMode::kLeftToRight);
+// A target on `source`, then `mode`: `mirrored`'s end is on the target's mirror image.
+void ExpectEndOnMirrorImage(const anim::Model& model, float height, Limb source, Limb mirrored,
+                            MirrorMode mode) {
+  const Posed posed = PoseAndMirror(model, source, mode);
   ASSERT_TRUE(posed.session);
   const scene::PosingSession& s = *posed.session;
-  EXPECT_LT(s.result(Limb::kLeftArm).error_ms, 1e-4f * height_) << "the target is reachable";
-  const glm::vec3 mirrored = s.mirror_map().plane.Reflect(posed.target_ms);
-  EXPECT_LT(glm::length(anim::EndPositionMs(s.chain(Limb::kRightArm), s.pose()) - mirrored),
-            1e-3f * height_);
+  EXPECT_LT(s.result(source).error_ms, 1e-4f * height) << "the target is reachable";
+  const glm::vec3 image = s.mirror_map().plane.Reflect(posed.target_ms);
+  EXPECT_LT(glm::length(anim::EndPositionMs(s.chain(mirrored), s.pose()) - image), 1e-3f * height);
+}
+
+TEST_P(MirrorModel, LeftArmToRightLandsOnTheTargetsMirrorImage) {
+  ExpectEndOnMirrorImage(model_, height_, Limb::kLeftArm, Limb::kRightArm,
+                         MirrorMode::kLeftToRight);
 }
 
 TEST_P(MirrorModel, RightLegToLeftLandsOnTheTargetsMirrorImage) {
-  const Posed posed = PoseAndMirror(model_, Limb::kRightLeg, MirrorMode::kRightToLeft);
-  ASSERT_TRUE(posed.session);
-  const scene::PosingSession& s = *posed.session;
-  EXPECT_LT(s.result(Limb::kRightLeg).error_ms, 1e-4f * height_) << "the target is reachable";
-  const glm::vec3 mirrored = s.mirror_map().plane.Reflect(posed.target_ms);
-  EXPECT_LT(glm::length(anim::EndPositionMs(s.chain(Limb::kLeftLeg), s.pose()) - mirrored),
-            1e-3f * height_);
+  ExpectEndOnMirrorImage(model_, height_, Limb::kRightLeg, Limb::kLeftLeg,
+                         MirrorMode::kRightToLeft);
 }
 
 TEST_P(MirrorModel, FlippingTwiceGivesThePoseBack) {
