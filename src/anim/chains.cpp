@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -493,34 +494,44 @@ std::string_view LimbName(Limb limb) {
   return "unknown";
 }
 
-std::vector<std::string> NameWords(std::string_view name) {
-  const std::size_t colon = name.rfind(':');
-  if (colon != std::string_view::npos) name = name.substr(colon + 1);
-  std::vector<std::string> words;
-  std::string current;
-  const auto flush = [&]() {
-    if (!current.empty()) words.push_back(current);
-    current.clear();
+std::vector<std::pair<std::size_t, std::size_t>> NameWordSpans(std::string_view name) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  std::size_t begin = std::string_view::npos;
+  const auto flush = [&](std::size_t end) {
+    if (begin != std::string_view::npos && end > begin) spans.emplace_back(begin, end);
+    begin = std::string_view::npos;
   };
   for (std::size_t i = 0; i < name.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
     if (!std::isalnum(c)) {
-      flush();
+      flush(i);
       continue;
     }
-    if (!current.empty()) {
+    if (begin != std::string_view::npos) {
       const unsigned char prev = static_cast<unsigned char>(name[i - 1]);
       const bool next_lower =
           i + 1 < name.size() && std::islower(static_cast<unsigned char>(name[i + 1]));
       if ((std::isupper(c) && std::islower(prev)) ||
           (std::isupper(c) && std::isupper(prev) && next_lower) ||
           (std::isdigit(c) != 0) != (std::isdigit(prev) != 0)) {
-        flush();
+        flush(i);
       }
     }
-    current.push_back(static_cast<char>(std::tolower(c)));
+    if (begin == std::string_view::npos) begin = i;
   }
-  flush();
+  flush(name.size());
+  return spans;
+}
+
+std::vector<std::string> NameWords(std::string_view name) {
+  const std::size_t colon = name.rfind(':');
+  if (colon != std::string_view::npos) name = name.substr(colon + 1);
+  std::vector<std::string> words;
+  for (const auto& [begin, end] : NameWordSpans(name)) {
+    std::string word(name.substr(begin, end - begin));
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    words.push_back(std::move(word));
+  }
   return words;
 }
 

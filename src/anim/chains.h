@@ -26,6 +26,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -83,6 +84,9 @@ bool ResolveChain(const Skeleton& skeleton, const Pose& rest, const ChainSet& ch
 // Words of a bone name, lower case, split at separators, case changes and digits, with the
 // `mixamorig:`-style namespace removed: "mixamorig:LeftUpLeg" -> {"left", "up", "leg"}.
 std::vector<std::string> NameWords(std::string_view name);
+// [begin, end) of each word of `name`, split as NameWords splits (namespace not removed): for
+// editing a name word by word (anim/mirror.h swaps side words in place).
+std::vector<std::pair<std::size_t, std::size_t>> NameWordSpans(std::string_view name);
 // -1 left, +1 right, 0 when the name does not say.
 int NameSide(std::string_view name);
 

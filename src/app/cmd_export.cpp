@@ -99,6 +99,12 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     out << "  " << sc.chain.name << ": " << ik::ReachName(sc.result.output.reach) << ", end "
         << sc.result.error_ms << " from the target\n";
   }
+  if (session->mirror != anim::MirrorMode::kOff) {
+    out << "  mirrored " << anim::MirrorModeName(session->mirror) << "\n";
+    if (const std::string warning = MirrorWarning(*session); !warning.empty()) {
+      PrintWarning(err, warning);
+    }
+  }
   for (const std::string& warning : warnings) out << "note: " << warning << "\n";
   out.flush();
   return 0;

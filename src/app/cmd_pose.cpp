@@ -84,6 +84,9 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
       scene::BuildSession(model, plan.request, &error);
   if (!session) return Fail(err, error);
 
+  if (const std::string warning = MirrorWarning(*session); !warning.empty()) {
+    PrintWarning(err, warning);
+  }
   asset::Json report = SessionReport(*session);
   if (!options.out.empty()) {
     asset::Json saved;

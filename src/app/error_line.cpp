@@ -89,4 +89,9 @@ int PrintError(std::ostream& err, std::string_view what, int exit_code) {
   return exit_code;
 }
 
+void PrintWarning(std::ostream& err, std::string_view what) {
+  err << "ikpose: warning: " << EscapeForLine(what) << "\n";
+  err.flush();
+}
+
 }  // namespace ikpose::app

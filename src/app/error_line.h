@@ -17,5 +17,8 @@ std::string EscapeForLine(std::string_view text);
 
 // Writes "ikpose: error: <escaped what>\n" to `err` and returns `exit_code`.
 int PrintError(std::ostream& err, std::string_view what, int exit_code = 1);
+// Writes "ikpose: warning: <escaped what>\n" to `err`: something the user should know about a
+// result that was still produced (the exit status stays 0).
+void PrintWarning(std::ostream& err, std::string_view what);
 
 }  // namespace ikpose::app

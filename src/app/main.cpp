@@ -51,7 +51,8 @@ bool ParseSize(const std::string& text, int* width, int* height) {
   return true;
 }
 
-// --scene, --target, --pole, --clip and --time: what every posing command solves, one road.
+// --scene, --target, --pole, --policy, --clip, --time and --mirror: what every posing command
+// solves, one road.
 void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                            const char* target_help, const char* clip_help) {
   command->add_option("--scene", request->scene,
@@ -63,6 +64,10 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "(elbow) goes (default natural)");
   command->add_option("--clip", request->clip, clip_help);
   command->add_option("--time", request->time, "time in the clip, seconds");
+  command->add_option("--mirror", request->mirror,
+                      "left-to-right|right-to-left|flip: mirror the solved pose across the "
+                      "character's own left/right plane (an asymmetric rest is mirrored anyway, "
+                      "with a warning); off overrides a scenario's");
 }
 
 // --trace and --frame: a trace file on the timeline (view and render).

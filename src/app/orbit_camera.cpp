@@ -82,7 +82,8 @@ glm::mat4 OrbitCamera::View() const {
 }
 
 glm::mat4 OrbitCamera::Projection(float aspect) const {
-  const glm::mat4 shift = glm::translate(glm::mat4(1.0f), glm::vec3(shift_ndc_x, shift_ndc_y, 0.0f));
+  const glm::mat4 shift =
+      glm::translate(glm::mat4(1.0f), glm::vec3(shift_ndc_x, shift_ndc_y, 0.0f));
   if (orthographic) {
     const float h = distance * std::tan(glm::radians(fov_y_deg) * 0.5f);
     return shift * glm::ortho(-h * aspect, h * aspect, -h, h, NearPlane(), FarPlane());

@@ -47,6 +47,15 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
     return false;
   }
   r.clip = request.clip;
+  if (request.mirror) {
+    anim::MirrorMode mode;
+    if (!anim::ParseMirrorMode(*request.mirror, &mode)) {
+      error->what = "--mirror must be left-to-right, right-to-left, flip or off, got '" +
+                    *request.mirror + "'";
+      return false;
+    }
+    r.mirror = mode;
+  }
   if (request.time) {
     if (!std::isfinite(*request.time) || std::abs(*request.time) > 1e30) {
       error->what = "--time must be a finite number of seconds";

@@ -1,6 +1,7 @@
 // From a command line to a posing request: what view, render, pose and export share.
 //
-// What: `PoseRequest` is the command line's words (--scene, --target, --pole, --clip, --time);
+// What: `PoseRequest` is the command line's words (--scene, --target, --pole, --policy, --clip,
+// --time, --mirror);
 // `PlanPose` parses them, reads the scenario file and checks what can be checked before the
 // (slow) model load, giving a scene::PosingRequest that scene::BuildSession turns into a pose.
 // Why: one command line and one set of errors for every command that poses a model, and one
@@ -24,6 +25,7 @@ struct PoseRequest {
   std::vector<std::string> policies;  // "CHAIN=seed|natural|pole" or one policy for every limb
   std::optional<std::string> clip;    // --clip NAME
   std::optional<double> time;         // --time T, seconds (needs a clip)
+  std::optional<std::string> mirror;  // --mirror left-to-right|right-to-left|flip
 };
 
 struct PosePlan {

@@ -1,5 +1,7 @@
 #include "app/pose_report.h"
 
+#include <sstream>
+
 namespace ikpose::app {
 
 namespace {
@@ -13,6 +15,49 @@ void AddSolved(const anim::LimbChain& chain, const scene::LimbTarget& target,
   sc.has_pole = target.options.solver.use_pole;
   sc.pole_ms = target.options.solver.pole_ms;
   out->push_back(std::move(sc));
+}
+
+// The other side's limb: left_arm <-> right_arm, left_leg <-> right_leg.
+anim::Limb OtherSide(anim::Limb limb) {
+  return static_cast<anim::Limb>(static_cast<int>(limb) ^ 1);
+}
+
+asset::Json MirrorReport(const scene::PosingSession& session) {
+  const anim::MirrorMap& map = session.mirror_map();
+  const anim::Skeleton& s = session.model().skeleton;
+  asset::Json j;
+  j["mode"] = std::string(anim::MirrorModeName(session.mirror));
+  j["plane"] = {{"point", asset::ToJson(map.plane.point_ms)},
+                {"normal", asset::ToJson(map.plane.normal_ms)}};
+  j["pairs_by_name"] = map.pairs_by_name;
+  j["pairs_by_structure"] = map.pairs_by_structure;
+  j["rest_symmetric"] = map.symmetric();
+  j["tolerance"] = asset::Clean(map.tolerance);
+  asset::Json off = asset::Json::array();
+  for (const anim::AsymmetricBone& a : map.asymmetric) {
+    off.push_back({{"bone", s.names[static_cast<std::size_t>(a.bone)]},
+                   {"counterpart", s.names[static_cast<std::size_t>(a.counterpart)]},
+                   {"off", asset::Clean(a.off)}});
+  }
+  j["asymmetric_bones"] = off;
+  asset::Json chains = asset::Json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    if (!session.Mirrored(limb)) continue;
+    const anim::Limb from = OtherSide(limb);
+    asset::Json c;
+    c["from"] = std::string(anim::LimbName(from));
+    const glm::vec3 end_ms = anim::EndPositionMs(session.chain(limb), session.pose());
+    c["end"] = asset::ToJson(end_ms);
+    const scene::LimbTarget& source = session.target(from);
+    if (source.available && source.given && source.enabled && session.result(from).ok) {
+      const glm::vec3 target_ms = map.plane.Reflect(source.target_ms);
+      c["target"] = asset::ToJson(target_ms);  // the source's target, mirrored
+      c["error"] = asset::Clean(glm::length(end_ms - target_ms));
+    }
+    chains[std::string(anim::LimbName(limb))] = c;
+  }
+  j["chains"] = chains;
+  return j;
 }
 
 }  // namespace
@@ -31,8 +76,26 @@ std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session
 }
 
 asset::Json SessionReport(const scene::PosingSession& session) {
-  return asset::PoseReport(session.model(), session.base_pose(), session.pose(),
-                           SolvedChains(session));
+  asset::Json report = asset::PoseReport(session.model(), session.base_pose(), session.pose(),
+                                         SolvedChains(session));
+  if (session.mirror != anim::MirrorMode::kOff) report["mirror"] = MirrorReport(session);
+  return report;
+}
+
+std::string MirrorWarning(const scene::PosingSession& session) {
+  const anim::MirrorMap& map = session.mirror_map();
+  if (session.mirror == anim::MirrorMode::kOff || map.symmetric()) return "";
+  const anim::AsymmetricBone* worst = &map.asymmetric.front();
+  for (const anim::AsymmetricBone& a : map.asymmetric) {
+    if (a.off > worst->off) worst = &a;
+  }
+  const std::vector<std::string>& names = session.model().skeleton.names;
+  std::ostringstream line;
+  line << "the rest pose is not symmetric: " << map.asymmetric.size()
+       << " bone(s) miss their counterpart's mirror image by more than " << map.tolerance
+       << " (worst " << names[static_cast<std::size_t>(worst->bone)] << ", " << worst->off
+       << " model units); mirrored anyway, mirrored ends may be off by about that much";
+  return line.str();
 }
 
 }  // namespace ikpose::app

@@ -2,12 +2,15 @@
 // `render --report` / `view --report` write for the pose they drew.
 //
 // What: per solved chain (the given, enabled targets, in solve order) the solver's report, per
-// bone the local transform and model-space position (asset::PoseReport).
+// bone the local transform and model-space position (asset::PoseReport); with a mirror on,
+// "mirror": the mode, the plane, the rest symmetry check and, per mirrored limb, where its end
+// landed next to the mirror image of its source limb's target.
 // Why: every command builds its pose through scene::BuildSession, so one report of the session
 // makes the command line and the window comparable field by field.
 // Limits: chains not solved (a target nobody placed, resting on its hand) are not listed.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "asset/report.h"
@@ -19,5 +22,8 @@ namespace ikpose::app {
 std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session);
 
 asset::Json SessionReport(const scene::PosingSession& session);
+
+// With a mirror on and an asymmetric rest: one line saying so (mirrored anyway); else "".
+std::string MirrorWarning(const scene::PosingSession& session);
 
 }  // namespace ikpose::app

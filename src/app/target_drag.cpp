@@ -22,7 +22,7 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
   };
   for (anim::Limb limb : anim::kLimbs) {
     const scene::LimbTarget& t = session.target(limb);
-    if (!t.available) continue;
+    if (!t.available || session.Mirrored(limb)) continue;  // the mirror places that limb
     consider(Handle::kTarget, limb, t.target_ms);
     if (t.options.solver.use_pole) consider(Handle::kPole, limb, t.options.solver.pole_ms);
   }

@@ -11,6 +11,7 @@
 
 #include "app/error_line.h"
 #include "app/paths.h"
+#include "app/pose_report.h"
 #include "app/viewer_state.h"
 #include "render/png_file.h"
 #include "scene/bone_rings.h"
@@ -177,6 +178,10 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
     return false;
   }
   OpenLibrary(state);
+  // The command line's mirror over an asymmetric rest: said on the terminal as by `pose`.
+  if (const std::string warning = MirrorWarning(*state.loaded.session); !warning.empty()) {
+    PrintWarning(std::cerr, warning);
+  }
   if (const std::optional<CameraSetting>& camera = state.options.camera) {
     state.camera.yaw_deg += camera->yaw_deg;  // 0: in front of the character
     state.camera.pitch_deg = camera->pitch_deg;

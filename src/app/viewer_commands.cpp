@@ -170,6 +170,24 @@ void ApplyCommands(ViewerState& state) {
       case Command::kPoseHand:
         ApplyLibraryCommand(state, command, editing);
         break;
+      case Command::kMirrorOff:
+      case Command::kMirrorLeftToRight:
+      case Command::kMirrorRightToLeft:
+      case Command::kToggleFlip: {
+        using anim::MirrorMode;
+        constexpr MirrorMode kModes[] = {MirrorMode::kOff, MirrorMode::kLeftToRight,
+                                         MirrorMode::kRightToLeft, MirrorMode::kFlip};
+        MirrorMode mode = kModes[static_cast<int>(command) - static_cast<int>(Command::kMirrorOff)];
+        if (mode == MirrorMode::kFlip && session.mirror == MirrorMode::kFlip)
+          mode = MirrorMode::kOff;
+        state.drag.End();  // a handle held on the side that becomes mirrored would fight it
+        const std::string label = "mirror " + std::string(anim::MirrorModeName(mode));
+        Step(state, label.c_str(), [mode](scene::PosingSession& s) {
+          s.mirror = mode;
+          s.Evaluate();
+        });
+        break;
+      }
     }
   }
   state.panel.commands.clear();

@@ -6,12 +6,12 @@
 // rotation that put the palm on the rung with the fingers pointing up over it and the grip
 // centre on the rung's axis, and the finger curl that wraps a cylinder of the rung's radius
 // (each phalanx a chord of the cylinder, the finger leaving the palm tangent to it, so every
-// joint lies on it; a joint turns at most 95 deg, thumbs half). For a foot: the ankle target and the rest (flat) rotation that put the ball of the
-// foot on the rung's top.
-// Why: a hand at the right point but hanging limp beside the rung reads as a ragdoll.
-// Limits: finger joints are the hand's descendants that have a child; a rig without them still
-// gets the hand's orientation. The palm is taken to face down at rest (T and A poses), and
-// the climber to face the ladder along the character's forward direction.
+// joint lies on it; a joint turns at most 95 deg, thumbs half). For a foot: the ankle target and
+// the rest (flat) rotation that put the ball of the foot on the rung's top. Why: a hand at the
+// right point but hanging limp beside the rung reads as a ragdoll. Limits: finger joints are the
+// hand's descendants that have a child; a rig without them still gets the hand's orientation. The
+// palm is taken to face down at rest (T and A poses), and the climber to face the ladder along the
+// character's forward direction.
 #pragma once
 
 #include <cstddef>

@@ -59,6 +59,7 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
                             : target.enabled && !target.given
                                 ? glm::vec4(glm::vec3(ReachColor(ik::Reach::kReachable)), 0.55f)
                                 : glm::vec4(0.6f, 0.6f, 0.6f, 1.0f);
+    if (session.Mirrored(limb)) continue;  // its end follows the mirror, not its handle
     if (options.targets) {
       draw.Sphere(target.target_ms, handle, color);
       if (target.pinned) {  // a pin: a short stake down through the target

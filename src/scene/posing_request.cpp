@@ -73,6 +73,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     }
     session.bone_turns_ls[static_cast<std::size_t>(bone)] = turn;
   }
+  session.mirror = scenario.mirror;
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
@@ -198,6 +199,7 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   session->ResetTargets();
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
   if (!ApplyPoints(request, *session, error)) return nullptr;
+  if (request.mirror) session->mirror = *request.mirror;
   session->Evaluate();
   if (!AllSolved(*session, error)) return nullptr;
   return session;

@@ -11,8 +11,9 @@
 //   3. the scenario's limbs (enabled, options, solve from rest, target) and its ladder, snapped
 //      to the rungs if the file asks;
 //   4. the command line's targets (a target replaces a snapped one), poles, then policies
-//      (seed or natural drop a pole; pole needs one);
-//   5. Evaluate: the given targets solved in the session's order (arms, legs, extra chains).
+//      (seed or natural drop a pole; pole needs one), then the mirror (over the scenario's);
+//   5. Evaluate: the given targets solved in the session's order (arms, legs, extra chains),
+//      then the mirror.
 // Why: a repro file handed over by a game developer must pose the same on the command line as
 // in the window; one function means one behaviour (DESIGN.md "One road").
 // Limits: names are resolved against the model, so errors about chains and clips come only
@@ -46,6 +47,7 @@ struct PosingRequest {
   std::optional<std::string> clip;             // overrides the scenario's clip
   std::optional<float> time;                   // seconds; needs a clip (here or in the scenario)
   std::vector<anim::Transform> start_pose_ls;  // a saved pose; empty for the rest pose
+  std::optional<anim::MirrorMode> mirror;      // overrides the scenario's
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;

@@ -86,6 +86,8 @@ PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
   body_bone_ = FindBodyBone(model);
   const anim::Bounds bounds = anim::ComputeBounds(model, rest_);
   const float floor_y = bounds.empty() ? 0.0f : bounds.min.y;
+  mirror_map_ = anim::BuildMirrorMap(model.skeleton, rest_, model.chains,
+                                     bounds.empty() ? 1.0f : bounds.max.y - bounds.min.y);
   for (anim::Limb limb : anim::kLimbs) {
     if (!chain(limb).valid()) continue;
     const int end = chain(limb).end;
@@ -253,6 +255,11 @@ void PosingSession::Evaluate() {
       extra.result = SolveTarget(*model_, extra.chain, extra.target, rest_, pose_);
     }
   }
+  anim::MirrorPose(model_->skeleton, rest_, mirror_map_, mirror, pose_);
+}
+
+bool PosingSession::Mirrored(anim::Limb limb) const {
+  return chain(limb).valid() && anim::MirrorWrites(mirror_map_, mirror, chain(limb).end);
 }
 
 bool PosingSession::HasRungShape(anim::Limb limb) const {

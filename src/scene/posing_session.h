@@ -6,7 +6,8 @@
 // into a base pose, then solves every enabled limb whose target was given, in one order for
 // every command: left arm, right arm, left leg, right leg (anim::kLimbs), then the extra chains
 // in the order they were named; a later chain starts from the earlier ones' result (which
-// matters only when chains share bones). The pose the renderer draws is base pose + IK.
+// matters only when chains share bones); last, the mirror (anim/mirror.h), when one is on.
+// The pose the renderer draws is base pose + IK (+ mirror).
 // Why: the viewer, `ikpose render`, `pose`, `export` and the per-frame benchmark all pose through
 // this one path (scene::BuildSession makes it from a request), so what the tests check is what
 // users see.
@@ -23,6 +24,7 @@
 
 #include "anim/apply_ik.h"
 #include "anim/chains.h"
+#include "anim/mirror.h"
 #include "anim/model.h"
 #include "scene/grip.h"
 #include "scene/ladder.h"
@@ -117,6 +119,14 @@ class PosingSession {
   // Every turn back to identity.
   void ResetBoneTurns();
   bool HasBoneTurns() const;
+  // Mirrors the solved pose across the character's own plane, after every target is solved.
+  anim::MirrorMode mirror = anim::MirrorMode::kOff;
+
+  // The rig's left/right map, mirror plane and rest symmetry check (built once).
+  const anim::MirrorMap& mirror_map() const { return mirror_map_; }
+  // True when the mirror overwrites this limb (its target cannot move it): the right limbs
+  // under left-to-right, the left under right-to-left, every limb under flip.
+  bool Mirrored(anim::Limb limb) const;
 
   // The ladder as drawn and snapped to this frame (scrolled when it follows the clip).
   const Ladder& shown_ladder() const { return ladder_now_; }
@@ -199,6 +209,7 @@ class PosingSession {
   ClipClimb climb_;
   int body_bone_ = -1;
   std::vector<ChainTarget> extra_;
+  anim::MirrorMap mirror_map_;
   std::vector<anim::Transform> start_ls_;
   anim::Pose rest_;
   anim::Pose base_;

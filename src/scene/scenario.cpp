@@ -255,6 +255,12 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
         s.body = ParseBody(value);
       } else if (key == "bone_turns") {
         s.bone_turns = ParseBoneTurns(value);
+      } else if (key == "mirror") {
+        if (!value.is_string() || !anim::ParseMirrorMode(value.get<std::string>(), &s.mirror)) {
+          throw FieldError{
+              "mirror must be \"off\", \"left-to-right\", \"right-to-left\" or "
+              "\"flip\""};
+        }
       } else if (key == "ladder") {
         s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body,
                                &s.ladder_follows_clip);
@@ -309,6 +315,9 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     for (const auto& [name, q] : scenario.bone_turns) turns[name] = {q.x, q.y, q.z, q.w};
     j["bone_turns"] = turns;
   }
+  if (scenario.mirror != anim::MirrorMode::kOff) {
+    j["mirror"] = std::string(anim::MirrorModeName(scenario.mirror));
+  }
   if (scenario.ladder) {
     const Ladder& l = *scenario.ladder;
     j["ladder"] = {
@@ -352,6 +361,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     const glm::quat& q = session.bone_turns_ls[i];
     if (q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) s.bone_turns.emplace_back(skeleton.names[i], q);
   }
+  s.mirror = session.mirror;
   return s;
 }
 

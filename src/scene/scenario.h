@@ -9,7 +9,7 @@
 //                           "limits": {"min_deg": 5, "max_deg": 150}, "soften": 0.9,
 //                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
 //                           "enabled": true, "policy": "pole", "swivel_deg": 45}},
-//    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]},
+//    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]}, "mirror": "left-to-right",
 //    "bone_turns": {"Head": [0, 0.38, 0, 0.92]},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
@@ -45,6 +45,7 @@ struct Scenario {
   std::optional<BodyMove> body;
   // PosingSession::bone_turns_ls by bone name (x, y, z, w), turned bones only.
   std::vector<std::pair<std::string, glm::quat>> bone_turns;
+  anim::MirrorMode mirror = anim::MirrorMode::kOff;  // applied after every target is solved
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;          // put hands and feet on the nearest rungs after loading

@@ -21,6 +21,7 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.ladder_follows_clip = session.ladder_follows_clip;
   s.body = session.body;
   s.bone_turns_ls = session.bone_turns_ls;
+  s.mirror = session.mirror;
   return s;
 }
 
@@ -42,6 +43,7 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
   if (snapshot.bone_turns_ls.size() == session.bone_turns_ls.size()) {
     session.bone_turns_ls = snapshot.bone_turns_ls;
   }
+  session.mirror = snapshot.mirror;
   session.Evaluate();
 }
 
@@ -59,6 +61,9 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
     return turned == 1 ? "turn bone" : "turn bones";
   }
   std::vector<std::string> parts;
+  if (before.mirror != after.mirror) {
+    parts.push_back("mirror " + std::string(anim::MirrorModeName(after.mirror)));
+  }
   std::size_t moved_targets = 0;
   for (anim::Limb limb : anim::kLimbs) {
     const LimbTarget& a = before.limbs[static_cast<int>(limb)];

@@ -1,16 +1,15 @@
 // Undo history of posing edits.
 //
 // What: snapshots of what an edit can change in a PosingSession (every limb's target, pole,
-// enabled flag, solver options and ladder rung; the ladder; the clip and its time: what a
-// scenario file saves), one per step, each named after the edit that made it ("move left_leg
-// target"). Undo and redo put a snapshot back into the session and re-solve the IK from it.
-// Why: posing is trial and error; Ctrl+Z has to take back one whole gesture (a drag, a released
-// slider, a button), as in Blender's pose mode.
-// Limits: the caller says when an edit is over by calling Commit (the viewer: when a drag ends,
-// when no panel widget is active, after a button). Snapshots belong to one session's model:
-// opening another model starts a new history. Play/pause and speed are not edits, and neither
-// is a playing clip moving its time (FollowPlayback). At most `capacity` steps are kept, the
-// oldest dropped first.
+// enabled flag, solver options and ladder rung; the ladder; the body; the mirror mode; the clip
+// and its time: what a scenario file saves), one per step, each named after the edit that made
+// it ("move left_leg target"). Undo and redo put a snapshot back into the session and re-solve the
+// IK from it. Why: posing is trial and error; Ctrl+Z has to take back one whole gesture (a drag, a
+// released slider, a button), as in Blender's pose mode. Limits: the caller says when an edit is
+// over by calling Commit (the viewer: when a drag ends, when no panel widget is active, after a
+// button). Snapshots belong to one session's model: opening another model starts a new history.
+// Play/pause and speed are not edits, and neither is a playing clip moving its time
+// (FollowPlayback). At most `capacity` steps are kept, the oldest dropped first.
 #pragma once
 
 #include <array>
@@ -33,6 +32,7 @@ struct PosingSnapshot {
   bool ladder_follows_clip = false;
   BodyMove body;
   std::vector<glm::quat> bone_turns_ls;  // PosingSession::bone_turns_ls
+  anim::MirrorMode mirror = anim::MirrorMode::kOff;
 
   bool operator==(const PosingSnapshot&) const = default;
 };

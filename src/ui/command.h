@@ -35,6 +35,10 @@ enum class Command {
   kLibraryDelete,   // library.selected
   kLibraryRefresh,  // read the folder again
   kPoseHand,        // hands.request on hands.arm
+  kMirrorOff,       // mirror while editing: off, left side onto the right, right onto the left
+  kMirrorLeftToRight,
+  kMirrorRightToLeft,
+  kToggleFlip,  // the whole pose flipped across the character's plane, or not
 };
 
 }  // namespace ikpose::ui

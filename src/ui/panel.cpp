@@ -89,7 +89,9 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
   ImGui::SameLine();
   const bool open = ImGui::TreeNodeEx(name.c_str(), ImGuiTreeNodeFlags_None);
   ImGui::SameLine(150);
-  if (solved) {
+  if (session.Mirrored(limb)) {
+    ImGui::TextDisabled("mirrored from the other side");
+  } else if (solved) {
     const ik::PositionsReport& p = result.report.positions;
     ImGui::TextColored(ToImVec4(color), "%s  %s", ReachLabel(result.output.reach),
                        Length(p.reach_margin, m_per_unit, "%+.3f").c_str());
@@ -287,6 +289,50 @@ void UndoRow(const scene::UndoHistory& history, PanelState& state) {
   }
 }
 
+// The rest symmetry check, the live mirror (as Blender's X-axis mirror) and flip.
+void MirrorSection(const scene::PosingSession& session, PanelState& state) {
+  const anim::MirrorMap& map = session.mirror_map();
+  const float m_per_unit = anim::MetersPerUnit(session.model());
+  if (map.symmetric()) {
+    ImGui::TextColored(ImVec4(0.4f, 0.9f, 0.45f, 1), "rest symmetric");
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%d pairs by name, %d by structure, within %s)", map.pairs_by_name,
+                        map.pairs_by_structure, Length(map.tolerance, m_per_unit).c_str());
+  } else {
+    // Mirrored anyway (see anim/mirror.h): the ends land off by about these distances.
+    ImGui::TextColored(ImVec4(1, 0.75f, 0.2f, 1), "rest not symmetric: %d bone(s); mirrors anyway",
+                       static_cast<int>(map.asymmetric.size()));
+    const std::vector<std::string>& names = session.model().skeleton.names;
+    for (const anim::AsymmetricBone& a : map.asymmetric) {
+      const std::string& bone = names[static_cast<std::size_t>(a.bone)];
+      const std::string pair = a.counterpart == a.bone
+                                   ? bone + " (no counterpart)"
+                                   : bone + " / " + names[static_cast<std::size_t>(a.counterpart)];
+      ImGui::BulletText("%s off by %s", pair.c_str(), Length(a.off, m_per_unit).c_str());
+    }
+  }
+  const anim::MirrorMode mode = session.mirror;
+  ImGui::TextUnformatted("mirror while editing");
+  const std::pair<const char*, Command> live[] = {{"off", Command::kMirrorOff},
+                                                  {"left to right", Command::kMirrorLeftToRight},
+                                                  {"right to left", Command::kMirrorRightToLeft}};
+  const anim::MirrorMode live_modes[] = {anim::MirrorMode::kOff, anim::MirrorMode::kLeftToRight,
+                                         anim::MirrorMode::kRightToLeft};
+  for (std::size_t i = 0; i < std::size(live); ++i) {
+    if (i > 0) ImGui::SameLine();
+    if (ImGui::RadioButton(live[i].first, mode == live_modes[i]) && mode != live_modes[i]) {
+      state.commands.push_back(live[i].second);
+    }
+  }
+  bool flip = mode == anim::MirrorMode::kFlip;
+  if (ImGui::Checkbox("flip the whole pose", &flip)) state.commands.push_back(Command::kToggleFlip);
+  if (mode != anim::MirrorMode::kOff) {
+    ImGui::TextDisabled(mode == anim::MirrorMode::kFlip
+                            ? "flipped: turn flip off to drag the targets"
+                            : "the mirrored side's targets follow the mirror (not draggable)");
+  }
+}
+
 }  // namespace
 
 const char* ReachLabel(ik::Reach reach) {
@@ -345,6 +391,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
   }
+  if (ImGui::CollapsingHeader("Mirror")) MirrorSection(*session, state);
   if (ImGui::CollapsingHeader("View")) {
     const std::pair<const char*, Command> views[] = {
         {"front (1)", Command::kViewFront}, {"back (^1)", Command::kViewBack},

@@ -1,7 +1,8 @@
 // The main ImGui panel: per limb its reach state in colour, the solver's report (lengths, reach
 // margin in model units and centimetres (from the model's units), θ, the knee circle, knee
 // displacement, residual, flip risk) and its options; the bone tree with the selected bone's
-// rotations; clip playback; the ladder; frame times; undo and redo. It edits the scene's state and
+// rotations; clip playback; the ladder; the mirror (rest symmetry, mirror while editing, flip);
+// frame times; undo and redo. It edits the scene's state and
 // never calls GL or SDL.
 #pragma once
 

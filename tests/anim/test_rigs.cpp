@@ -76,4 +76,19 @@ HumanoidNames NumberedNames() {
   return n;
 }
 
+HumanoidNames BipedNames() {
+  return {"Bip01 Pelvis",     "Bip01 Spine",      "Bip01 Spine1",    "Bip01 Neck",
+          "Bip01 L Thigh",    "Bip01 L Calf",     "Bip01 L Foot",    "Bip01 L Toe0",
+          "Bip01 R Thigh",    "Bip01 R Calf",     "Bip01 R Foot",    "Bip01 R Toe0",
+          "Bip01 L Clavicle", "Bip01 L UpperArm", "Bip01 L Forearm", "Bip01 L Hand",
+          "Bip01 R Clavicle", "Bip01 R UpperArm", "Bip01 R Forearm", "Bip01 R Hand"};
+}
+
+HumanoidNames SideWordNames() {
+  return {"hips",       "spine",          "chest",           "neck",           "left_thigh",
+          "left_shin",  "left_foot",      "left_toe",        "right_thigh",    "right_shin",
+          "right_foot", "right_toe",      "left_shoulder",   "left_upper_arm", "left_forearm",
+          "left_hand",  "right_shoulder", "right_upper_arm", "right_forearm",  "right_hand"};
+}
+
 }  // namespace ikpose::anim::test

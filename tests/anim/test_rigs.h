@@ -30,5 +30,7 @@ HumanoidNames BlenderNames();
 HumanoidNames UnrealNames();
 HumanoidNames MixamoNames(const std::string& prefix);
 HumanoidNames NumberedNames();  // "joint0", "joint1"... (says nothing)
+HumanoidNames BipedNames();     // 3ds Max Biped: "Bip01 L Thigh", "Bip01 R Forearm"...
+HumanoidNames SideWordNames();  // "left_thigh", "right_hand"...
 
 }  // namespace ikpose::anim::test

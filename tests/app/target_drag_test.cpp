@@ -37,6 +37,18 @@ TEST_F(TargetDragTest, MissingEveryHandleGrabsNothing) {
   EXPECT_FALSE(drag.active());
 }
 
+TEST_F(TargetDragTest, TheMirroredSidesHandlesAreNotOffered) {
+  const glm::vec3 right = session.target(anim::Limb::kRightLeg).target_ms;
+  session.mirror = anim::MirrorMode::kLeftToRight;
+  session.Evaluate();
+  TargetDrag drag;
+  const bool grabbed = drag.Begin(FrontRay(right), session, 0.04f);
+  EXPECT_FALSE(grabbed && drag.handle() == TargetDrag::Handle::kTarget)
+      << "the right foot follows the mirror; its handle would fight it";
+  ASSERT_TRUE(drag.Begin(FrontRay(foot()), session, 0.04f)) << "the left one is still offered";
+  EXPECT_EQ(drag.limb(), anim::Limb::kLeftLeg);
+}
+
 TEST_F(TargetDragTest, AxisLockKeepsOnlyThatComponent) {
   const glm::vec3 start = foot();
   TargetDrag drag;

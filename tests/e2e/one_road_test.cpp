@@ -1,6 +1,6 @@
 // One road: `ikpose pose --json` and `ikpose render --report` build the same situation through
 // the same code, so for any scenario (ladder snap, a clip with IK on top, poles, limits,
-// soften, weight, from-rest) and command line they report the same pose, bone for bone.
+// soften, weight, from-rest, mirror) and command line they report the same pose, bone for bone.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -101,7 +101,14 @@ INSTANTIATE_TEST_SUITE_P(
                           "CommandLineOnTopOfTheScenario",
                           R"({"clip": "idle", "limbs": {"left_arm": {"target": [0.4, 1.2, 0.3]}}})",
                           {"--target", "right_leg=-0.1,0.3,0.2", "--pole", "right_leg=-0.1,0.5,1",
-                           "--time", "0.4", "--target", "head=0,1.7,0.1"}}),
+                           "--time", "0.4", "--target", "head=0,1.7,0.1"}},
+                      Case{"MirrorLeftToRight",
+                           R"({"limbs": {"left_arm": {"target": [0.45, 1.5, 0.2]}}})",
+                           {"--mirror", "left-to-right"}},
+                      Case{"MirrorFlipFromTheScenarioOnAClip",
+                           R"({"clip": "walk", "time": 0.3, "mirror": "flip",
+                 "limbs": {"right_leg": {"target": [-0.1, 0.3, 0.25]}}})",
+                           {}}),
     [](const ::testing::TestParamInfo<Case>& param) { return std::string(param.param.name); });
 
 // The repro of a ladder situation poses on the command line as in the window: snapped hands
