@@ -242,8 +242,9 @@ PoseFile CapturePose(const PosingSession& session, const std::string& model_path
 
 ApplyResult ApplyPose(const PoseFile& pose, const ApplyOptions& options, PosingSession& session) {
   ApplyResult result;
-  if (options.flip) {
-    result.error = "applying a pose flipped needs the rig's mirror map";
+  if (options.flip &&
+      session.mirror_map().pairs_by_name + session.mirror_map().pairs_by_structure == 0) {
+    result.error = "this rig has no left/right pairs to flip the pose with";
     return result;
   }
   if (!(options.blend >= 0.0f && options.blend <= 1.0f)) {
@@ -264,17 +265,37 @@ ApplyResult ApplyPose(const PoseFile& pose, const ApplyOptions& options, PosingS
     }
   }
   const std::vector<int> bone_of = MatchBones(pose, s);
-  // Every wanted rotation from the pose shown now, before any of them changes it.
-  std::vector<std::pair<int, glm::quat>> wanted;
+  // The saved rotations laid over the pose shown now (bone -> saved local rotation)...
+  anim::Pose saved = session.pose();
+  std::vector<bool> in_file(static_cast<std::size_t>(s.size()), false);
   for (std::size_t i = 0; i < pose.bones.size(); ++i) {
     const int b = bone_of[i];
     if (b < 0) {
       result.unmatched.push_back(pose.bones[i].name);
       continue;
     }
-    if (!allowed[static_cast<std::size_t>(b)]) continue;
-    const glm::quat current = session.pose().locals_ls[static_cast<std::size_t>(b)].rotation;
-    wanted.emplace_back(b, Slerp(current, pose.bones[i].rotation_ls, options.blend));
+    saved.locals_ls[static_cast<std::size_t>(b)].rotation = pose.bones[i].rotation_ls;
+    in_file[static_cast<std::size_t>(b)] = true;
+  }
+  // ...and, flipped, mirrored across this rig's plane: each bone takes its counterpart's saved
+  // turn from rest, reflected (anim/mirror.h), so a left-hand pose lands on the right hand.
+  if (options.flip) {
+    anim::UpdateModels(s, saved);
+    anim::MirrorPose(s, session.rest_pose(), session.mirror_map(), anim::MirrorMode::kFlip, saved);
+    std::vector<bool> flipped(in_file.size(), false);
+    for (int b = 0; b < s.size(); ++b) {
+      const int c = session.mirror_map().counterpart[static_cast<std::size_t>(b)];
+      flipped[static_cast<std::size_t>(b)] = in_file[static_cast<std::size_t>(c)];
+    }
+    in_file = std::move(flipped);
+  }
+  // Every wanted rotation from the pose shown now, before any of them changes it.
+  std::vector<std::pair<int, glm::quat>> wanted;
+  for (int b = 0; b < s.size(); ++b) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (!in_file[bi] || !allowed[bi]) continue;
+    const glm::quat current = session.pose().locals_ls[bi].rotation;
+    wanted.emplace_back(b, Slerp(current, saved.locals_ls[bi].rotation, options.blend));
   }
   // The body's turn is in the shown pelvis rotation: once the pelvis is set, it is in the turns.
   const int body = session.body_bone();

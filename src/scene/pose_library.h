@@ -17,8 +17,9 @@
 // the pelvis' rotation and is applied; its offset is not). Reading is bounded: at most
 // kMaxPoses files, kMaxPoseBytes per pose and kMaxThumbnailBytes per thumbnail; a broken file
 // is one line on its own entry. Names are 1 to kMaxNameBytes bytes, without '/', '\', control
-// characters or a leading '.'. Flipped application needs the rig's left/right map and is not
-// done here yet (ApplyOptions::flip is refused).
+// characters or a leading '.'. Flipped, the pose is mirrored with the rig's left/right map
+// (anim/mirror.h) before it is applied: the chosen limbs then take their counterparts' saved
+// turns, reflected; an asymmetric rest flips as the mirror does (the panel lists the odd bones).
 #pragma once
 
 #include <array>
@@ -48,8 +49,8 @@ struct ApplyOptions {
   // Whole pose, or only the limbs marked in `limbs` (indexed by anim::Limb).
   bool whole = true;
   std::array<bool, 4> limbs{};
-  // Mirrored across the character's left/right plane: needs the rig's mirror map, which this
-  // library does not have yet; an apply asking for it is refused with a reason.
+  // Mirrored across the character's left/right plane (the session's mirror map); refused on a
+  // rig without left/right pairs.
   bool flip = false;
 };
 

@@ -108,11 +108,8 @@ void DrawLibrarySection(const scene::PosingSession& session, PanelState& state) 
     }
   }
   ImGui::SliderFloat("blend", &apply.blend, 0.0f, 1.0f, "%.2f");
-  ImGui::BeginDisabled(true);  // waits for the rig's mirror map
   ImGui::Checkbox("flipped", &apply.flip);
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("needs the mirror map");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("left and right swapped across the body's plane");
   ImGui::BeginDisabled(!chosen->error.empty());
   if (ImGui::Button("apply")) state.commands.push_back(Command::kLibraryApply);
   ImGui::EndDisabled();

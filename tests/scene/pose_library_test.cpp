@@ -242,16 +242,30 @@ TEST_F(PoseLibraryTest, AFailedSaveLeavesNothingBehind) {
   }
 }
 
-TEST_F(PoseLibraryTest, FlippedApplyWaitsForTheMirrorMapAndChangesNothing) {
-  SaveWave();
+TEST_F(PoseLibraryTest, FlippedApplyPutsEveryBoneOnItsCounterpartsMirrorImage) {
+  const anim::Pose saved = SaveWave();
   const PoseLibrary library(dir_);
   PosingSession session(model_);
   ApplyOptions options;
   options.flip = true;
   const ApplyResult r = ApplyPose(Loaded(library, "wave"), options, session);
-  EXPECT_FALSE(r.ok);
-  EXPECT_NE(r.error.find("mirror"), std::string::npos);
-  EXPECT_FALSE(session.HasBoneTurns());
+  ASSERT_TRUE(r.ok) << r.error;
+  const anim::MirrorMap& map = session.mirror_map();
+  ASSERT_TRUE(map.symmetric());
+  int sides = 0;
+  for (int b = 0; b < model_.skeleton.size(); ++b) {
+    const int c = map.counterpart[static_cast<std::size_t>(b)];
+    if (c != b) ++sides;
+    const glm::vec3 want = map.plane.Reflect(anim::PositionMs(saved, c));
+    EXPECT_LT(glm::length(anim::PositionMs(session.pose(), b) - want), 1e-5f)
+        << model_.skeleton.names[static_cast<std::size_t>(b)] << " is not on the mirror image of "
+        << model_.skeleton.names[static_cast<std::size_t>(c)];
+  }
+  EXPECT_GT(sides, 10) << "the left and right bones were paired";
+  // The left hand was raised in the saved pose: flipped, the right hand is.
+  const int hand_r = model_.skeleton.Find("hand_r");
+  const int hand_l = model_.skeleton.Find("hand_l");
+  EXPECT_NEAR(anim::PositionMs(session.pose(), hand_r).y, anim::PositionMs(saved, hand_l).y, 1e-5f);
 }
 
 TEST(PoseLibraryFolder, DefaultsToTheUsersDataFolder) {
