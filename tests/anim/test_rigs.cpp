@@ -91,4 +91,11 @@ HumanoidNames SideWordNames() {
           "left_hand",  "right_shoulder", "right_upper_arm", "right_forearm",  "right_hand"};
 }
 
+Model MakeHumanoidModel(const HumanoidNames& names) {
+  Model model;
+  model.skeleton = MakeHumanoid(names);
+  model.chains = DetectChains(model.skeleton, RestPose(model.skeleton));
+  return model;
+}
+
 }  // namespace ikpose::anim::test

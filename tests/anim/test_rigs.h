@@ -6,6 +6,7 @@
 
 #include <glm/glm.hpp>
 
+#include "anim/model.h"
 #include "anim/skeleton.h"
 
 namespace ikpose::anim::test {
@@ -32,5 +33,8 @@ HumanoidNames MixamoNames(const std::string& prefix);
 HumanoidNames NumberedNames();  // "joint0", "joint1"... (says nothing)
 HumanoidNames BipedNames();     // 3ds Max Biped: "Bip01 L Thigh", "Bip01 R Forearm"...
 HumanoidNames SideWordNames();  // "left_thigh", "right_hand"...
+
+// MakeHumanoid as a model with its limb chains detected, as a loaded file has them.
+Model MakeHumanoidModel(const HumanoidNames& names = UnrealNames());
 
 }  // namespace ikpose::anim::test

@@ -15,26 +15,19 @@ namespace {
 
 using anim::Limb;
 
-anim::Model Humanoid() {
-  anim::Model model;
-  model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
-  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
-  return model;
-}
-
 glm::vec3 End(const PosingSession& s, Limb limb) {
   return anim::EndPositionMs(s.chain(limb), s.pose());
 }
 
 TEST(Body, PelvisIsTheCommonParentOfTheLegs) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   const PosingSession session(model);
   ASSERT_GE(session.body_bone(), 0);
   EXPECT_EQ(model.skeleton.names[static_cast<std::size_t>(session.body_bone())], "pelvis");
 }
 
 TEST(Body, ACrouchKeepsPinnedFeetAndCarriesTheHands) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   const glm::vec3 foot = End(session, Limb::kLeftLeg);
   const glm::vec3 hand = End(session, Limb::kLeftArm);
@@ -57,7 +50,7 @@ TEST(Body, ACrouchKeepsPinnedFeetAndCarriesTheHands) {
 }
 
 TEST(Body, UnpinnedPlacedTargetsMoveAndPinnedPlacedTargetsStay) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   session.target(Limb::kLeftArm).target_ms += glm::vec3(0.0f, 0.1f, 0.2f);
   session.Evaluate();
@@ -79,7 +72,7 @@ TEST(Body, UnpinnedPlacedTargetsMoveAndPinnedPlacedTargetsStay) {
 }
 
 TEST(Body, AMoveIsOneUndoStepNamedMoveBody) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   UndoHistory history;
   history.Reset(session);
@@ -94,7 +87,7 @@ TEST(Body, AMoveIsOneUndoStepNamedMoveBody) {
 }
 
 TEST(Body, ScenarioFilesKeepTheBodyAndThePins) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   session.target(Limb::kLeftArm).pinned = true;
   session.target(Limb::kRightLeg).pinned = false;
@@ -121,7 +114,7 @@ TEST(Body, ScenarioFilesKeepTheBodyAndThePins) {
 }
 
 TEST(Body, StepUpMovesTheBodyOneRungUp) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   session.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
   session.ladder_enabled = true;
@@ -135,7 +128,7 @@ TEST(Body, StepUpMovesTheBodyOneRungUp) {
 }
 
 TEST(Body, FitToTheLadderPutsThePelvisBehindTheRungsAboveTheFeet) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   session.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
   session.ladder_enabled = true;

@@ -18,13 +18,6 @@ namespace {
 
 using anim::Limb;
 
-anim::Model Humanoid() {
-  anim::Model model;
-  model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
-  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
-  return model;
-}
-
 int Bone(const anim::Model& model, const char* name) {
   const int bone = model.skeleton.Find(name);
   EXPECT_GE(bone, 0) << name;
@@ -36,7 +29,7 @@ glm::vec3 Position(const PosingSession& s, int bone) {
 }
 
 TEST(BoneTurn, MovesExactlyTheBoneAndItsChildrenByTheAskedAngle) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   const anim::Pose before = session.pose();
   const int neck = Bone(model, "spine_02");  // the chest: neck and arms below it
@@ -64,7 +57,7 @@ TEST(BoneTurn, MovesExactlyTheBoneAndItsChildrenByTheAskedAngle) {
 }
 
 TEST(BoneTurn, ALimbBoneTurnedLetsTheTargetGoWithoutTheLimbJumping) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   const anim::LimbChain& arm = session.chain(Limb::kLeftArm);
   session.target(Limb::kLeftArm).target_ms += glm::vec3(0.0f, 0.15f, 0.2f);
@@ -99,7 +92,7 @@ TEST(BoneTurn, ALimbBoneTurnedLetsTheTargetGoWithoutTheLimbJumping) {
 }
 
 TEST(BoneTurn, TurnsAreOneUndoStepAndSurviveAScenarioFile) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   UndoHistory history;
   history.Reset(session);
@@ -132,7 +125,7 @@ TEST(BoneTurn, TurnsAreOneUndoStepAndSurviveAScenarioFile) {
 }
 
 TEST(BoneTurn, ANonUnitOrNonFiniteTurnIsRefused) {
-  const anim::Model model = Humanoid();
+  const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   EXPECT_FALSE(session.SetBoneRotation(0, glm::quat(0, 0, 0, 0)));
   EXPECT_FALSE(session.SetBoneRotation(0, glm::quat(NAN, 0, 0, 0)));

@@ -57,14 +57,6 @@ TEST(Ladder, RejectsNonsenseDimensions) {
 
 using anim::Limb;
 
-// A humanoid whose four limbs the session detects.
-anim::Model Humanoid() {
-  anim::Model model;
-  model.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
-  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));  // as loaded
-  return model;
-}
-
 // Every number away from the defaults, so that a rule using a default would show.
 Ladder OddLadder() {
   Ladder ladder;
@@ -94,7 +86,7 @@ constexpr float kTolerance = 1e-5f;  // metres; a target 1 mm off is a hundred t
 
 class LadderSnap : public ::testing::Test {
  protected:
-  LadderSnap() : model_(Humanoid()), session_(model_) {
+  LadderSnap() : model_(anim::test::MakeHumanoidModel()), session_(model_) {
     session_.ladder = OddLadder();
     session_.ladder_enabled = true;
     // Hands and feet where a climber reaches for the ladder: the right hand past the right

@@ -28,13 +28,6 @@ using anim::Limb;
 
 const std::string kPng = std::string("\x89PNG\r\n\x1a\n", 8) + "thumbnail bytes";
 
-anim::Model Humanoid(const anim::test::HumanoidNames& names = anim::test::UnrealNames()) {
-  anim::Model model;
-  model.skeleton = anim::test::MakeHumanoid(names);
-  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
-  return model;
-}
-
 float AngleDeg(const glm::quat& a, const glm::quat& b) {
   return glm::degrees(glm::angle(glm::normalize(glm::inverse(a) * b)));
 }
@@ -83,7 +76,7 @@ class PoseLibraryTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  anim::Model model_ = Humanoid();
+  anim::Model model_ = anim::test::MakeHumanoidModel();
 };
 
 TEST_F(PoseLibraryTest, SavedPoseReadBackByANewLibraryAppliesWhole) {
@@ -161,7 +154,7 @@ TEST_F(PoseLibraryTest, AppliesByNameToAnotherRigAndReportsTheNamesItLacks) {
   anim::test::HumanoidNames names = anim::test::UnrealNames();
   names.hand_l = "wrist_left";  // the other rig calls two bones differently
   names.neck = "neck_other";
-  const anim::Model other = Humanoid(names);
+  const anim::Model other = anim::test::MakeHumanoidModel(names);
   const PoseLibrary library(dir_);
   PosingSession session(other);
   const ApplyResult r = ApplyPose(Loaded(library, "wave"), {}, session);
