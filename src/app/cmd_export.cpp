@@ -5,6 +5,7 @@
 #include <memory>
 #include <sstream>
 
+#include "app/cmd_bake.h"
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/pose_report.h"
@@ -29,6 +30,18 @@ std::string Lower(std::string text) {
 
 }  // namespace
 
+std::string OutputProblem(const fs::path& out, const fs::path& model_path) {
+  std::error_code ec;
+  const fs::path folder = out.has_parent_path() ? out.parent_path() : ".";
+  if (!fs::is_directory(folder, ec)) {
+    return "cannot write " + out.string() + ": folder " + folder.string() + " does not exist";
+  }
+  if (fs::exists(out, ec) && fs::equivalent(out, model_path, ec)) {
+    return "--out " + out.string() + " is the model itself; choose another file";
+  }
+  return "";
+}
+
 int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err) {
   // Everything that can be checked before the (slow) load.
   if (options.out.empty()) return Fail(err, "--out FILE.glb is required", 2);
@@ -37,6 +50,11 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
                 "--out must name a .glb file (binary glTF), got '" + options.out.string() + "'", 2);
   }
   const PoseRequest& request = options.request;
+  if (options.bake.bake) return RunBake(options, out, err);
+  if (options.bake.lock_feet || options.bake.max_error || !options.bake.targets.empty() ||
+      options.bake.from || options.bake.to) {
+    return Fail(err, "--from, --to, --targets, --max-error and --lock-feet need --bake", 2);
+  }
   if (options.pose.empty() && request.targets.empty() && request.scene.empty() && !request.clip) {
     return Fail(err,
                 "nothing to pose: give --pose FILE, --target CHAIN=x,y,z, --scene FILE "
@@ -59,14 +77,8 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   }
   const fs::path model_path = ChooseModel(
       options.model, pose_file.ModelPath().empty() ? plan.scene_model : pose_file.ModelPath());
-  std::error_code ec;
-  const fs::path folder = options.out.has_parent_path() ? options.out.parent_path() : ".";
-  if (!fs::is_directory(folder, ec)) {
-    return Fail(err, "cannot write " + options.out.string() + ": folder " + folder.string() +
-                         " does not exist");
-  }
-  if (fs::exists(options.out, ec) && fs::equivalent(options.out, model_path, ec)) {
-    return Fail(err, "--out " + options.out.string() + " is the model itself; choose another file");
+  if (const std::string problem = OutputProblem(options.out, model_path); !problem.empty()) {
+    return Fail(err, problem);
   }
 
   anim::Model model;

@@ -163,6 +163,23 @@ int Run(int argc, char** argv) {
   AddPoseRequestOptions(export_cmd, &export_options.request,
                         "CHAIN=x,y,z target, model space, solved on top of the pose",
                         "clip to start from (instead of --pose)");
+  export_cmd->add_flag("--bake", export_options.bake.bake,
+                       "write every frame from --from to --to as a glTF animation (the clip's "
+                       "name, or 'ik'), the model's other clips kept");
+  export_cmd->add_option("--fps", export_options.bake.fps,
+                         "with --bake: keys a second, 1..1000 (default 30)");
+  export_cmd->add_option("--from", export_options.bake.from,
+                         "with --bake: first time, seconds (default: the first target's, else 0)");
+  export_cmd->add_option(
+      "--to", export_options.bake.to,
+      "with --bake: last time, seconds (default: the last target's, else the clip's end)");
+  export_cmd->add_option("--targets", export_options.bake.targets,
+                         "with --bake: targets over time, JSON Lines as `ikpose trace --targets`");
+  export_cmd->add_option("--max-error", export_options.bake.max_error,
+                         "with --bake: drop keys while every joint stays within this distance "
+                         "(model units) of the full bake");
+  export_cmd->add_flag("--lock-feet", export_options.bake.lock_feet,
+                       "with --bake: hold each foot still where the clip plants it");
 
   ikpose::app::TraceOptions trace;
   CLI::App* trace_cmd = cli.add_subcommand(

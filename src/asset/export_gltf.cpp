@@ -15,6 +15,7 @@
 #include "anim/atomic_file.h"
 #include "anim/finite.h"
 #include "asset/glb_builder.h"
+#include "asset/gltf_animation_out.h"
 #include "asset/read_file.h"
 
 namespace ikpose::asset {
@@ -116,9 +117,10 @@ struct MeshGroup {
 class Writer {
  public:
   Writer(const anim::Model& model, std::span<const anim::Transform> locals_ls,
-         std::vector<std::string>* warnings)
+         std::span<const anim::Clip> clips, std::vector<std::string>* warnings)
       : model_(model),
         locals_ls_(locals_ls),
+        clips_(clips),
         warnings_(warnings),
         metres_per_unit_(MetresPerUnit(model.units)) {}
 
@@ -140,6 +142,10 @@ class Writer {
     WriteNodes();
     WriteTexturesAndMaterials();
     WriteMeshesAndSkins();
+    if (!clips_.empty()) {
+      GltfJson animations = GltfAnimations(clips_, node_of_, metres_per_unit_, bin_, warnings_);
+      if (!animations.empty()) gltf_["animations"] = std::move(animations);
+    }
     GltfJson roots = GltfJson::array();
     for (int i = 0; i < s.size(); ++i) {
       const int parent = s.parents[static_cast<std::size_t>(i)];
@@ -598,6 +604,7 @@ class Writer {
 
   const anim::Model& model_;
   std::span<const anim::Transform> locals_ls_;
+  std::span<const anim::Clip> clips_;
   std::vector<std::string>* warnings_;
   float metres_per_unit_;  // glTF lengths are metres
   GlbBuilder bin_;
@@ -614,15 +621,17 @@ class Writer {
 
 std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
                                    std::span<const anim::Transform> locals_ls,
-                                   std::vector<std::string>* warnings) {
-  return Writer(model, locals_ls, warnings).Run();
+                                   std::vector<std::string>* warnings,
+                                   std::span<const anim::Clip> clips) {
+  return Writer(model, locals_ls, clips, warnings).Run();
 }
 
 bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
-                   const fs::path& path, std::vector<std::string>* warnings, std::string* error) {
+                   const fs::path& path, std::vector<std::string>* warnings, std::string* error,
+                   std::span<const anim::Clip> clips) {
   std::vector<std::uint8_t> bytes;
   try {
-    bytes = PosedGlb(model, locals_ls, warnings);
+    bytes = PosedGlb(model, locals_ls, warnings, clips);
   } catch (const ExportError& e) {
     *error = e.what();
     return false;

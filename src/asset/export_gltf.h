@@ -25,7 +25,9 @@
 // the way out (node translations, vertices, inverse bind translations: the model conjugated by a
 // uniform scale, no extra root node), with one warning saying so; unknown units are written as they
 // are.
-// Limits: no clips (the file shows the pose, not an animation, so no morph weight animation), no
+// Clips: none by default (the file shows the pose); given `clips` (a bake: the baked clip and the
+// model's others), they are written as glTF animations (asset/gltf_animation_out.h).
+// Limits: no morph weight animation, no
 // cameras or lights, no texture transforms or other material extensions; meshes grouped on one node
 // whose parts have different morph targets lose them, with a warning. Uncompressed embedded
 // textures and external images that are not PNG or JPEG are left out with a warning. Node names are
@@ -48,17 +50,18 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The .glb bytes of `model` with its nodes at `locals_ls` (one per skeleton bone). Throws
-// ExportError with one line when the model or the pose cannot be written; notes on what was
-// left out go to `warnings` (may be null).
+// The .glb bytes of `model` with its nodes at `locals_ls` (one per skeleton bone) and `clips` as
+// animations. Throws ExportError with one line when the model or the pose cannot be written;
+// notes on what was left out go to `warnings` (may be null).
 std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
                                    std::span<const anim::Transform> locals_ls,
-                                   std::vector<std::string>* warnings);
+                                   std::vector<std::string>* warnings,
+                                   std::span<const anim::Clip> clips = {});
 
 // PosedGlb written to `path` through a temporary file renamed into place: false with one line
 // in *error, and no file left, when it cannot be made or written.
 bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
                    const std::filesystem::path& path, std::vector<std::string>* warnings,
-                   std::string* error);
+                   std::string* error, std::span<const anim::Clip> clips = {});
 
 }  // namespace ikpose::asset

@@ -1,0 +1,61 @@
+// Foot lock: where a clip plants a foot, and holding it there so a baked clip does not slide.
+//
+// What: `FindPlants` reads one foot's path over the frames of a bake (model space, the model's
+// units) and finds its plants: runs of frames where the foot is near the lowest height it reaches
+// (within `PlantRules::height_fraction` of the body's height) and nearly still (slower than
+// `speed_fraction` of the body's height a second), at least `min_seconds` long. Each plant holds
+// the foot at the mean of its positions; `LockWeights` gives, per frame, how far the foot is
+// pulled onto its plant's point: 1 inside the plant, easing in and out over `blend_seconds` on
+// either side (smoothstep), 0 elsewhere. `Slide` is how far a foot moves during its plants: the
+// largest distance between any of a plant's frames and the plant's first frame.
+// Why: clips often let a planted foot drift by millimetres to centimetres (compression,
+// retargeting, a clip made for another body); a bake with IK can hold it exactly, the way engines'
+// foot locking and ozz's foot-IK sample do, and the numbers before and after say whether it worked.
+// Limits: a plant is found from the path alone (no contact data in glTF); frames where something
+// else drives the leg (a target, the ladder) are never part of a plant. A clip that walks in place
+// (feet sliding back at a steady speed) has no still foot, so nothing is locked.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace ikpose::scene {
+
+struct PlantRules {
+  float height_fraction = 0.03f;  // of the body's height, above the foot's lowest point
+  float speed_fraction = 0.15f;   // of the body's height per second
+  float min_seconds = 0.1f;
+  float blend_seconds = 0.1f;
+};
+
+struct Plant {
+  int first = 0;  // frames, inclusive
+  int last = 0;
+  glm::vec3 point_ms{0.f};  // where the foot is held
+};
+
+// `free[i]`: frame i's foot is the clip's (nothing else placed it). `fps` > 0.
+std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vector<bool>& free,
+                              float fps, float body_height, const PlantRules& rules = {});
+
+// `point_ms` moved the least it must so that a leg of length `reach` from each hip of the plant's
+// frames reaches it (alternating projections onto the balls; the mean of a swaying clip's foot
+// can lie just beyond a straight leg's reach). Unchanged when every hip reaches it.
+glm::vec3 ReachablePoint(const glm::vec3& point_ms, std::span<const glm::vec3> hips_ms,
+                         const Plant& plant, float reach);
+
+// Per frame, how far the foot is pulled onto its plant (0..1) and the plant's index (-1: none).
+struct LockWeight {
+  float weight = 0.f;
+  int plant = -1;
+};
+std::vector<LockWeight> LockWeights(std::span<const Plant> plants, int frames,
+                                    const std::vector<bool>& free, float fps,
+                                    const PlantRules& rules = {});
+
+// The largest distance a foot moves from where its plant starts, over all plants (model units).
+float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants);
+
+}  // namespace ikpose::scene
