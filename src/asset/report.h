@@ -1,5 +1,5 @@
 // Reports on a model and on a solved pose, as JSON: the data behind `ikpose inspect` and
-// `ikpose pose` (DESIGN.md fixes the field names; these add more, rename none).
+// `ikpose pose` (docs/DESIGN.md fixes the field names; these add more, rename none).
 //
 // What: `InspectReport` (file, units, height, bounds, bones, meshes, skins, materials, clips,
 // chains, warnings) and `PoseReport` (per chain the solver's report, per bone the local

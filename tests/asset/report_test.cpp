@@ -1,5 +1,5 @@
 // The JSON reports behind `ikpose inspect --json` and `ikpose pose --json`: the field names
-// DESIGN.md fixes are present, with the documented meaning.
+// docs/DESIGN.md fixes are present, with the documented meaning.
 #include "asset/report.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `ikpose inspect` and `ikpose pose` as a user runs them: the JSON shapes DESIGN.md fixes, the
+// `ikpose inspect` and `ikpose pose` as a user runs them: the JSON shapes docs/DESIGN.md fixes, the
 // IK contract on real characters, and one-line errors for bad input. Tests that need
 // ../shared/models or Debian's assimp-testmodels skip, saying so, when those are absent.
 #include <gtest/gtest.h>
