@@ -6,7 +6,7 @@
 // people, or JSON in the shape docs/DESIGN.md fixes (more fields are added, none renamed).
 // Why: the first thing to run on a new character, and a stable record for tests.
 // Limits: "bones" lists every node of the hierarchy except nodes that only carry a mesh;
-// "parent" indexes that list.
+// "parent" and a chain's "bone_indices" index that list.
 #pragma once
 
 #include <filesystem>

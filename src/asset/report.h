@@ -7,8 +7,8 @@
 // Why: the command line prints them, `--out` saves them, tests and tools read them back.
 // Limits: "bones" lists the skeleton minus nodes that only carry a mesh
 // (Skeleton::ReportedBones);
-// "parent" indexes that list. Euler angles are degrees, x then y then z applied in that order
-// (R = Rz * Ry * Rx), as glm::eulerAngles gives them.
+// "parent" and a chain's "bone_indices" index that list (-1: not listed). Euler angles are degrees,
+// x then y then z applied in that order (R = Rz * Ry * Rx), as glm::eulerAngles gives them.
 #pragma once
 
 #include <string>
