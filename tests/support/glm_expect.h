@@ -1,5 +1,5 @@
 // Comparing glm values in tests: vectors component by component, rotations up to sign, matrices
-// entry by entry, and the angle between two rotations.
+// entry by entry, whether a vector is finite, and the angle between two rotations.
 //
 // Why one header: every test of positions and turns needs these, and copies drift (different
 // default tolerances, different messages). A failure names the line of the call, not this file.
@@ -44,6 +44,11 @@ inline void ExpectSameMatrix(const glm::mat4& a, const glm::mat4& b, float toler
   for (int c = 0; c < 4; ++c) {
     for (int r = 0; r < 4; ++r) EXPECT_NEAR(a[c][r], b[c][r], tolerance) << "column " << c;
   }
+}
+
+// Every component finite (no NaN, no infinity).
+inline bool Finite(const glm::vec3& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 // The angle of the turn from `a` to `b`, in degrees (0..180 for unit quaternions).
