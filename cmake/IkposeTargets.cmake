@@ -1,5 +1,5 @@
 # Helpers that give every ikpose target the same warnings and enforce the layer rules of
-# DESIGN.md: a library listing FORBID patterns fails to build when one of its sources
+# docs/DESIGN.md: a library listing FORBID patterns fails to build when one of its sources
 # includes a header of a layer it must not use.
 
 set(IKPOSE_WARNINGS -Wall -Wextra -Wshadow)

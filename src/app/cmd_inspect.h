@@ -3,10 +3,10 @@
 // What: file, format, units and height, meshes (vertices, triangles, skinned), skins, bones
 // (name, parent, rest position), clips (name, duration), the detected limb chains with their
 // three joints and lengths, and the warnings from loading and the rig checks. Text for
-// people, or JSON in the shape DESIGN.md fixes (more fields are added, none renamed).
+// people, or JSON in the shape docs/DESIGN.md fixes (more fields are added, none renamed).
 // Why: the first thing to run on a new character, and a stable record for tests.
 // Limits: "bones" lists every node of the hierarchy except nodes that only carry a mesh;
-// "parent" indexes that list.
+// "parent" and a chain's "bone_indices" index that list.
 #pragma once
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-// ikpose's command line (DESIGN.md "The command line" is the contract). Every error is one
+// ikpose's command line (docs/DESIGN.md, "The command line", is the contract). Every error is one
 // line on stderr, `ikpose: error: <what>`, with a non-zero exit.
 #include <CLI/CLI.hpp>
 

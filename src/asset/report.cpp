@@ -24,11 +24,34 @@ Json Names(const anim::Skeleton& skeleton, std::initializer_list<int> bones) {
   return names;
 }
 
-Json ChainJson(const anim::Skeleton& skeleton, const anim::LimbChain& chain) {
+// The bones a report lists (Skeleton::ReportedBones), each skeleton bone's index in that list
+// (-1 when not listed), and parents mapped to the nearest listed ancestor. Every index a report
+// writes ("parent", a chain's "bone_indices") is an index into this list, never a skeleton index.
+struct Listing {
+  std::vector<int> bones;
+  std::vector<int> position;
+  std::vector<int> parent;
+  explicit Listing(const anim::Skeleton& s) : bones(s.ReportedBones()) {
+    position.assign(static_cast<std::size_t>(s.size()), -1);
+    for (std::size_t i = 0; i < bones.size(); ++i)
+      position[static_cast<std::size_t>(bones[i])] = static_cast<int>(i);
+    for (int b : bones) {
+      int p = s.parents[static_cast<std::size_t>(b)];
+      while (p >= 0 && position[static_cast<std::size_t>(p)] < 0)
+        p = s.parents[static_cast<std::size_t>(p)];
+      parent.push_back(p >= 0 ? position[static_cast<std::size_t>(p)] : -1);
+    }
+  }
+};
+
+Json ChainJson(const anim::Skeleton& skeleton, const Listing& listing,
+               const anim::LimbChain& chain) {
   Json j;
   j["joints"] = Names(skeleton, {chain.upper, chain.lower, chain.end});
   j["lengths"] = Json::array({Clean(chain.upper_length), Clean(chain.lower_length)});
-  j["bone_indices"] = Json::array({chain.upper, chain.lower, chain.end});
+  j["bone_indices"] = Json::array({listing.position[static_cast<std::size_t>(chain.upper)],
+                                   listing.position[static_cast<std::size_t>(chain.lower)],
+                                   listing.position[static_cast<std::size_t>(chain.end)]});
   j["found_by"] = chain.found_by;
   j["end_is_child"] = chain.end_is_child;
   return j;
@@ -57,29 +80,6 @@ float ModelHeight(const anim::Model& model, const anim::Pose& rest) {
   const anim::Bounds bounds = anim::ComputeBounds(model, rest);
   return bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
 }
-
-namespace {
-
-// Index of each skeleton bone in the reported list (-1 when not listed), and parents mapped
-// to the nearest listed ancestor.
-struct Listing {
-  std::vector<int> bones;
-  std::vector<int> position;
-  std::vector<int> parent;
-  explicit Listing(const anim::Skeleton& s) : bones(s.ReportedBones()) {
-    position.assign(static_cast<std::size_t>(s.size()), -1);
-    for (std::size_t i = 0; i < bones.size(); ++i)
-      position[static_cast<std::size_t>(bones[i])] = static_cast<int>(i);
-    for (int b : bones) {
-      int p = s.parents[static_cast<std::size_t>(b)];
-      while (p >= 0 && position[static_cast<std::size_t>(p)] < 0)
-        p = s.parents[static_cast<std::size_t>(p)];
-      parent.push_back(p >= 0 ? position[static_cast<std::size_t>(p)] : -1);
-    }
-  }
-};
-
-}  // namespace
 
 Json InspectReport(const anim::Model& model) {
   const anim::Skeleton& s = model.skeleton;
@@ -161,7 +161,7 @@ Json InspectReport(const anim::Model& model) {
   Json chains = Json::object();
   for (anim::Limb limb : anim::kLimbs) {
     const anim::LimbChain& chain = model.chains[limb];
-    if (chain.valid()) chains[std::string(anim::LimbName(limb))] = ChainJson(s, chain);
+    if (chain.valid()) chains[std::string(anim::LimbName(limb))] = ChainJson(s, listing, chain);
   }
   j["chains"] = chains;
   j["warnings"] = model.warnings;
@@ -171,12 +171,13 @@ Json InspectReport(const anim::Model& model) {
 Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::Pose& after,
                 const std::vector<SolvedChain>& solved) {
   const anim::Skeleton& s = model.skeleton;
+  const Listing listing(s);
   Json j;
   Json chains = Json::object();
   for (const SolvedChain& sc : solved) {
     const anim::ChainSolveResult& r = sc.result;
     const ik::PositionsReport& p = r.report.positions;
-    Json c = ChainJson(s, sc.chain);
+    Json c = ChainJson(s, listing, sc.chain);
     c["target"] = ToJson(r.target_ms);
     if (r.end_target_ms != r.target_ms) c["end_target"] = ToJson(r.end_target_ms);
     if (r.grip_weight < 1.0f) c["grip_weight"] = Clean(r.grip_weight);
@@ -208,7 +209,6 @@ Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::
   }
   j["chains"] = chains;
 
-  const Listing listing(s);
   Json bones = Json::array();
   for (std::size_t i = 0; i < listing.bones.size(); ++i) {
     const std::size_t b = static_cast<std::size_t>(listing.bones[i]);

@@ -1,5 +1,5 @@
 // Reports on a model and on a solved pose, as JSON: the data behind `ikpose inspect` and
-// `ikpose pose` (DESIGN.md fixes the field names; these add more, rename none).
+// `ikpose pose` (docs/DESIGN.md fixes the field names; these add more, rename none).
 //
 // What: `InspectReport` (file, units, height, bounds, bones, meshes, skins, materials, clips,
 // chains, warnings) and `PoseReport` (per chain the solver's report, per bone the local
@@ -7,8 +7,8 @@
 // Why: the command line prints them, `--out` saves them, tests and tools read them back.
 // Limits: "bones" lists the skeleton minus nodes that only carry a mesh
 // (Skeleton::ReportedBones);
-// "parent" indexes that list. Euler angles are degrees, x then y then z applied in that order
-// (R = Rz * Ry * Rx), as glm::eulerAngles gives them.
+// "parent" and a chain's "bone_indices" index that list (-1: not listed). Euler angles are degrees,
+// x then y then z applied in that order (R = Rz * Ry * Rx), as glm::eulerAngles gives them.
 #pragma once
 
 #include <string>

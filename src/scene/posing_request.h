@@ -15,7 +15,7 @@
 //   5. Evaluate: the given targets solved in the session's order (arms, legs, extra chains),
 //      then the mirror.
 // Why: a repro file handed over by a game developer must pose the same on the command line as
-// in the window; one function means one behaviour (DESIGN.md "One road").
+// in the window; one function means one behaviour (docs/DESIGN.md, "The one road").
 // Limits: names are resolved against the model, so errors about chains and clips come only
 // once the model is loaded; `CheckRequest` says what can be said before.
 #pragma once

@@ -4,24 +4,15 @@
 
 #include <cmath>
 
+#include "support/glm_expect.h"
 #include "test_rigs.h"
 
 namespace ikpose::anim {
 namespace {
 
 using test::AddBone;
-
-void ExpectNear(const glm::vec3& a, const glm::vec3& b, float tolerance = 1e-4f) {
-  EXPECT_NEAR(a.x, b.x, tolerance);
-  EXPECT_NEAR(a.y, b.y, tolerance);
-  EXPECT_NEAR(a.z, b.z, tolerance);
-}
-
-void ExpectSameMatrix(const glm::mat4& a, const glm::mat4& b, float tolerance = 1e-5f) {
-  for (int c = 0; c < 4; ++c) {
-    for (int r = 0; r < 4; ++r) EXPECT_NEAR(a[c][r], b[c][r], tolerance);
-  }
-}
+using ikpose::test::ExpectNear;
+using ikpose::test::ExpectSameMatrix;
 
 struct Leg {
   Skeleton s;
@@ -86,9 +77,9 @@ TEST(SolveChainOnPose, ReachableTargetPutsTheFootOnItAndKeepsEverythingElse) {
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.output.reach, ik::Reach::kReachable);
   // Knee and foot joints sit on the solver's b' and c'.
-  ExpectNear(PositionMs(pose, leg.knee), r.report.positions.result.knee_ms);
-  ExpectNear(PositionMs(pose, leg.foot), r.report.positions.result.foot_ms);
-  ExpectNear(PositionMs(pose, leg.foot), target);
+  ExpectNear(PositionMs(pose, leg.knee), r.report.positions.result.knee_ms, 1e-4f);
+  ExpectNear(PositionMs(pose, leg.foot), r.report.positions.result.foot_ms, 1e-4f);
+  ExpectNear(PositionMs(pose, leg.foot), target, 1e-4f);
   EXPECT_LT(r.error_ms, 1e-4f);
   // Bone lengths unchanged.
   EXPECT_NEAR(glm::length(PositionMs(pose, leg.knee) - PositionMs(pose, leg.hip)),
@@ -123,7 +114,7 @@ TEST(SolveChainOnPose, TooFarTargetStretchesTowardIt) {
   const glm::vec3 a = PositionMs(pose, leg.hip);
   const glm::vec3 c = PositionMs(pose, leg.foot);
   EXPECT_NEAR(glm::length(c - a), leg.chain.upper_length + leg.chain.lower_length, 1e-4f);
-  ExpectNear(glm::normalize(c - a), glm::normalize(target - a));
+  ExpectNear(glm::normalize(c - a), glm::normalize(target - a), 1e-4f);
 }
 
 TEST(SolveChainOnPose, PoleDecidesTheKneeSide) {
@@ -136,7 +127,7 @@ TEST(SolveChainOnPose, PoleDecidesTheKneeSide) {
     const ChainSolveResult r = SolveChainOnPose(leg.s, leg.chain, {0.1f, 0.3f, 0.f}, options, pose);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_GT(PositionMs(pose, leg.knee).z * side, 0.05f);
-    ExpectNear(PositionMs(pose, leg.foot), {0.1f, 0.3f, 0.f});
+    ExpectNear(PositionMs(pose, leg.foot), {0.1f, 0.3f, 0.f}, 1e-4f);
   }
 }
 
@@ -182,8 +173,8 @@ TEST(SolveChainOnPose, DetachedFootIsPlacedOnTheEndPointAndFollowsTheShin) {
   const glm::vec3 target(0.45f, 0.2f, 0.25f);
   const ChainSolveResult r = SolveChainOnPose(s, leg, target, {}, pose);
   ASSERT_TRUE(r.ok) << r.error;
-  ExpectNear(PositionMs(pose, foot), target);
-  ExpectNear(r.end_ms, target);
+  ExpectNear(PositionMs(pose, foot), target, 1e-4f);
+  ExpectNear(r.end_ms, target, 1e-4f);
   // The toe follows the foot.
   ExpectSameMatrix(pose.models_ms[toe], pose.models_ms[foot] * ToMatrix(pose.locals_ls[toe]));
   // The root and body did not move.

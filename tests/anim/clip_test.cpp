@@ -4,8 +4,13 @@
 
 #include <cmath>
 
+#include "support/glm_expect.h"
+
 namespace ikpose::anim {
 namespace {
+
+using ikpose::test::ExpectNear;
+using ikpose::test::ExpectSameRotation;
 
 constexpr float kPi = 3.14159265358979f;
 
@@ -15,18 +20,6 @@ Vec3Track Track(Interpolation mode, std::vector<float> times, std::vector<glm::v
   t.times = std::move(times);
   t.values = std::move(values);
   return t;
-}
-
-void ExpectNear(const glm::vec3& a, const glm::vec3& b, float tolerance = 1e-5f) {
-  EXPECT_NEAR(a.x, b.x, tolerance);
-  EXPECT_NEAR(a.y, b.y, tolerance);
-  EXPECT_NEAR(a.z, b.z, tolerance);
-}
-
-// Same rotation (q and -q are the same).
-void ExpectSameRotation(const glm::quat& a, const glm::quat& b, float tolerance = 1e-5f) {
-  EXPECT_NEAR(std::abs(glm::dot(a, b)), 1.f, tolerance)
-      << "a=(" << a.w << "," << a.x << "," << a.y << "," << a.z << ")";
 }
 
 TEST(ClipSampling, EmptyTrackGivesTheFallback) {

@@ -11,20 +11,17 @@
 
 #include "anim/apply_ik.h"
 #include "anim/chains.h"
+#include "support/glm_expect.h"
 #include "test_rigs.h"
 
 namespace ikpose::anim {
 namespace {
 
+using ikpose::test::ExpectNear;
+
 constexpr glm::vec3 kUp{0.f, 1.f, 0.f};
 constexpr glm::vec3 kForward{0.f, 0.f, 1.f};  // the character faces +Z
 const glm::mat3 kIdentity(1.f);
-
-void ExpectNear(const glm::vec3& a, const glm::vec3& b, float tolerance = 1e-4f) {
-  EXPECT_NEAR(a.x, b.x, tolerance);
-  EXPECT_NEAR(a.y, b.y, tolerance);
-  EXPECT_NEAR(a.z, b.z, tolerance);
-}
 
 // A leg standing straight down from the hip at 1 m, knee at 0.5 m.
 const glm::vec3 kHip_ms{0.1f, 1.f, 0.f};
@@ -50,8 +47,8 @@ TEST(RestNaturalBend, RestKneeOffTheLineGivesTheRestBend) {
       RestNaturalBend(kHip_ms, {0.15f, 0.5f, 0.05f}, kFoot_ms, kIdentity, true, kForward);
   ASSERT_TRUE(bend.valid);
   EXPECT_TRUE(bend.from_rest);
-  ExpectNear(bend.bend_ps, glm::normalize(glm::vec3(1.f, 0.f, 1.f)));
-  ExpectNear(bend.reach_ps, {0.f, -1.f, 0.f});
+  ExpectNear(bend.bend_ps, glm::normalize(glm::vec3(1.f, 0.f, 1.f)), 1e-4f);
+  ExpectNear(bend.reach_ps, {0.f, -1.f, 0.f}, 1e-4f);
   EXPECT_FLOAT_EQ(bend.range_deg, 45.f);
 }
 
@@ -62,7 +59,7 @@ TEST(RestNaturalBend, RestBendAgainstTheJointFallsBackToTheFacing) {
       RestNaturalBend(kHip_ms, {0.1f, 0.5f, -0.05f}, kFoot_ms, kIdentity, true, kForward);
   ASSERT_TRUE(leg.valid);
   EXPECT_FALSE(leg.from_rest);
-  ExpectNear(leg.bend_ps, kForward);
+  ExpectNear(leg.bend_ps, kForward, 1e-4f);
   const NaturalBend arm = RestNaturalBend({0.2f, 1.4f, 0.f}, {0.5f, 1.4f, 0.03f}, {0.8f, 1.4f, 0.f},
                                           kIdentity, false, kForward);
   ASSERT_TRUE(arm.valid);
@@ -74,7 +71,7 @@ TEST(RestNaturalBend, StraightLegBendsForwardAndStraightArmBackAndDown) {
   const NaturalBend leg = StraightLeg();
   ASSERT_TRUE(leg.valid);
   EXPECT_FALSE(leg.from_rest);
-  ExpectNear(leg.bend_ps, kForward);
+  ExpectNear(leg.bend_ps, kForward, 1e-4f);
 
   // A T-pose arm straight out along +X.
   const NaturalBend arm = RestNaturalBend({0.2f, 1.4f, 0.f}, {0.5f, 1.4f, 0.f}, {0.8f, 1.4f, 0.f},
@@ -93,7 +90,7 @@ TEST(RestNaturalBend, KneeBarelyOffTheLineCountsAsStraight) {
       RestNaturalBend(kHip_ms, {0.1f, 0.5f, -0.01f}, kFoot_ms, kIdentity, true, kForward);
   ASSERT_TRUE(bend.valid);
   EXPECT_FALSE(bend.from_rest);
-  ExpectNear(bend.bend_ps, kForward);
+  ExpectNear(bend.bend_ps, kForward, 1e-4f);
 }
 
 TEST(RestNaturalBend, FootOnTheHipHasNoBend) {
@@ -109,7 +106,7 @@ TEST(RestNaturalBend, BendIsKeptInTheParentFrameAndTurnsWithTheBody) {
   const NaturalBend bend =
       RestNaturalBend(kHip_ms, {0.1f, 0.5f, 0.f}, kFoot_ms, parent_rest, true, kForward);
   ASSERT_TRUE(bend.valid);
-  ExpectNear(parent_rest * bend.bend_ps, kForward);
+  ExpectNear(parent_rest * bend.bend_ps, kForward, 1e-4f);
 
   // Now the body faces +X (parent turned a further 90 deg): a foot hanging straight down has
   // its knee toward +X.
@@ -117,7 +114,7 @@ TEST(RestNaturalBend, BendIsKeptInTheParentFrameAndTurnsWithTheBody) {
   const SwivelChoice choice =
       ChooseSwivel(bend, parent_now, kHip_ms, {0.1f, 0.5f, 0.f}, kFoot_ms, kLeg, 0.f);
   ASSERT_TRUE(choice.valid);
-  ExpectNear(choice.natural_ms, {1.f, 0.f, 0.f});
+  ExpectNear(choice.natural_ms, {1.f, 0.f, 0.f}, 1e-4f);
 }
 
 TEST(ChooseSwivel, FootLiftedForwardToHipHeightTurnsTheNaturalKneeUp) {

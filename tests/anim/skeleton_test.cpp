@@ -4,18 +4,14 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "support/glm_expect.h"
 #include "test_rigs.h"
 
 namespace ikpose::anim {
 namespace {
 
 using test::AddBone;
-
-void ExpectNear(const glm::vec3& a, const glm::vec3& b, float tolerance = 1e-5f) {
-  EXPECT_NEAR(a.x, b.x, tolerance);
-  EXPECT_NEAR(a.y, b.y, tolerance);
-  EXPECT_NEAR(a.z, b.z, tolerance);
-}
+using ikpose::test::ExpectNear;
 
 TEST(Skeleton, EmptySkeletonHasNoBonesAndValidates) {
   Skeleton s;

@@ -13,17 +13,13 @@
 #include "asset/load_model.h"
 #include "asset/weights.h"
 #include "gltf_test_scene.h"
+#include "support/glm_expect.h"
 
 namespace ikpose::asset {
 namespace {
 
 namespace fs = std::filesystem;
-
-void ExpectNear(const glm::vec3& a, const glm::vec3& b) {
-  EXPECT_NEAR(a.x, b.x, 1e-5f);
-  EXPECT_NEAR(a.y, b.y, 1e-5f);
-  EXPECT_NEAR(a.z, b.z, 1e-5f);
-}
+using ikpose::test::ExpectNear;
 
 class GltfScene : public ::testing::Test {
  protected:

@@ -7,6 +7,7 @@
 
 #include "anim/apply_ik.h"
 #include "anim/skinning.h"
+#include "support/glm_expect.h"
 
 namespace ikpose::asset::test {
 
@@ -34,9 +35,7 @@ fs::path DefaultCharacter() {
 
 namespace {
 
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
+using ikpose::test::Finite;
 
 float Scale(const anim::Pose& pose, const anim::LimbChain& chain) {
   return chain.upper_length + chain.lower_length +

@@ -1,5 +1,5 @@
 // The JSON reports behind `ikpose inspect --json` and `ikpose pose --json`: the field names
-// DESIGN.md fixes are present, with the documented meaning.
+// docs/DESIGN.md fixes are present, with the documented meaning.
 #include "asset/report.h"
 
 #include <gtest/gtest.h>
@@ -111,6 +111,47 @@ TEST(PoseReport, HasTheFixedFieldsAndEulerIsXThenYThenZ) {
   EXPECT_NEAR(root["rotation_ls"][3].get<double>(), after.locals_ls[0].rotation.w, 1e-6);
   EXPECT_EQ(root["changed"], true);
   EXPECT_EQ(j["bones"][3]["position_ms"].size(), 3u);
+}
+
+// A node that only carries a mesh is left out of "bones", so the bones after it move up one
+// place: a chain's "bone_indices" follow that list, in both reports, not the skeleton.
+TEST(Reports, ChainBoneIndicesIndexTheBonesListBesideThem) {
+  anim::Model m;
+  anim::Skeleton& s = m.skeleton;
+  const auto add = [&s](const char* name, int parent, glm::vec3 t, std::uint8_t flags) {
+    s.names.push_back(name);
+    s.parents.push_back(parent);
+    anim::Transform tr;
+    tr.translation = t;
+    s.rest_ls.push_back(tr);
+    s.flags.push_back(flags);
+  };
+  add("root", -1, {0, 0, 0}, 0);
+  add("prop", 0, {0, 1, 0}, anim::kBoneHasMesh);  // skeleton index 1, not listed
+  add("thigh_l", 0, {0.1f, 1.f, 0}, anim::kBoneIsJoint);
+  add("calf_l", 2, {0, -0.5f, 0.05f}, anim::kBoneIsJoint);
+  add("foot_l", 3, {0, -0.5f, -0.05f}, anim::kBoneIsJoint);
+  anim::LimbChain& leg = m.chains.limbs[static_cast<int>(anim::Limb::kLeftLeg)];
+  leg.name = "left_leg";
+  leg.upper = 2;
+  leg.lower = 3;
+  leg.end = 4;
+  leg.found_by = "names";
+  const anim::Pose rest = anim::RestPose(s);
+  anim::MeasureChain(s, rest, leg);
+  SolvedChain solved;
+  solved.chain = leg;
+  solved.result.ok = true;
+
+  for (const Json& j : {InspectReport(m), PoseReport(m, rest, rest, {solved})}) {
+    const Json& chain = j["chains"]["left_leg"];
+    ASSERT_EQ(j["bones"].size(), 4u);
+    EXPECT_EQ(chain["bone_indices"], Json::array({1, 2, 3}));
+    for (std::size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(j["bones"][chain["bone_indices"][i].get<std::size_t>()]["name"],
+                chain["joints"][i]);
+    }
+  }
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
-// `ikpose inspect` and `ikpose pose` as a user runs them: the JSON shapes DESIGN.md fixes, the
+// `ikpose inspect` and `ikpose pose` as a user runs them: the JSON shapes docs/DESIGN.md fixes, the
 // IK contract on real characters, and one-line errors for bad input. Tests that need
 // ../shared/models or Debian's assimp-testmodels skip, saying so, when those are absent.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -346,6 +347,107 @@ TEST(InspectCli, BrokenFilesGiveOneLineErrors) {
     EXPECT_TRUE(r.out.empty());
   }
 }
+
+// A chain's "bone_indices" index the "bones" array printed beside it, so a script can go from a
+// chain to its bones' positions and rotations: on the bundled character and every shared model,
+// in `inspect --json` and in `pose --json` (detected limbs and a chain named by its end bone).
+class ChainBoneIndices : public ::testing::TestWithParam<const char*> {};
+
+// Every chain of `report`: bones[bone_indices[i]].name is joints[i].
+void ExpectIndicesNameTheJoints(const json& report, const std::string& what) {
+  const json& bones = report["bones"];
+  for (const auto& [name, chain] : report["chains"].items()) {
+    ASSERT_EQ(chain["bone_indices"].size(), 3u) << what << " " << name;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const int index = chain["bone_indices"][i].get<int>();
+      ASSERT_GE(index, 0) << what << " " << name << " joint " << i;
+      ASSERT_LT(index, static_cast<int>(bones.size())) << what << " " << name << " joint " << i;
+      EXPECT_EQ(bones[static_cast<std::size_t>(index)]["name"], chain["joints"][i])
+          << what << " " << name << " joint " << i;
+    }
+  }
+}
+
+std::string PointArg(const std::string& chain, const json& point) {
+  std::ostringstream text;
+  text.precision(9);
+  text << chain << "=" << point[0].get<double>() << "," << point[1].get<double>() << ","
+       << point[2].get<double>();
+  return text.str();
+}
+
+// The last joint whose parent and grandparent are joints a bone length apart, named once and not
+// the end of a detected limb: a chain `pose --target NAME=...` builds from the skeleton.
+const json* CustomChainEnd(const json& inspect) {
+  const json& bones = inspect["bones"];
+  std::map<std::string, int> uses;
+  for (const json& b : bones) ++uses[b["name"].get<std::string>()];
+  for (const auto& [name, chain] : inspect["chains"].items())
+    ++uses[chain["joints"][2].get<std::string>()];
+  for (std::size_t i = bones.size(); i-- > 0;) {
+    const json& end = bones[i];
+    const int lower = end["parent"].get<int>();
+    if (!end["joint"].get<bool>() || uses[end["name"].get<std::string>()] != 1 || lower < 0)
+      continue;
+    const json& knee = bones[static_cast<std::size_t>(lower)];
+    const int upper = knee["parent"].get<int>();
+    if (!knee["joint"].get<bool>() || upper < 0) continue;
+    const json& hip = bones[static_cast<std::size_t>(upper)];
+    const auto far = [&](const json& a, const json& b) {
+      const json& p = b["rest_position_ms"];
+      const std::vector<double> to = {p[0].get<double>(), p[1].get<double>(), p[2].get<double>()};
+      return Distance(a["rest_position_ms"], to) > 1e-3 * inspect["height"].get<double>();
+    };
+    if (hip["joint"].get<bool>() && far(hip, knee) && far(knee, end)) return &end;
+  }
+  return nullptr;
+}
+
+TEST_P(ChainBoneIndices, NameTheChainsJointsInInspectAndPose) {
+  const std::string file = GetParam();
+  const fs::path model = file.empty() ? fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb"
+                                      : SharedModel(file.c_str());
+  const std::string source = file.empty() ? "assets/character.glb" : "../shared/models";
+  REQUIRE_FILE(fs::exists(model) ? model : fs::path(), source);
+  const ProgramResult inspected = RunIkpose({"inspect", model.string(), "--json"});
+  ASSERT_EQ(inspected.exit_code, 0) << inspected.err;
+  const json inspect = json::parse(inspected.out);
+  ExpectIndicesNameTheJoints(inspect, "inspect");
+
+  // Every detected limb's end on its rest position, and one chain named by its end bone.
+  std::vector<std::string> args = {"pose", model.string(), "--json"};
+  for (const auto& [name, chain] : inspect["chains"].items()) {
+    const int end = chain["bone_indices"][2].get<int>();
+    args.push_back("--target");
+    args.push_back(
+        PointArg(name, inspect["bones"][static_cast<std::size_t>(end)]["rest_position_ms"]));
+  }
+  const json* custom = CustomChainEnd(inspect);
+  if (custom) {
+    args.push_back("--target");
+    args.push_back(PointArg((*custom)["name"], (*custom)["rest_position_ms"]));
+  }
+  const ProgramResult posed = RunIkpose(args);
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const json pose = json::parse(posed.out);
+  EXPECT_EQ(pose["chains"].size(), inspect["chains"].size() + (custom ? 1u : 0u));
+  ASSERT_EQ(pose["bones"].size(), inspect["bones"].size());
+  ExpectIndicesNameTheJoints(pose, "pose");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BundledAndSharedModels, ChainBoneIndices,
+    ::testing::Values("", "CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
+                      "RiggedSimple/RiggedSimple.glb", "Fox/Fox.glb",
+                      "MaleBaseMesh/male_base_mesh.glb", "Mesh2MotionHumanMale/human-male.glb",
+                      "QuaterniusRobot/robot.glb", "Greenman/greenman.glb"),
+    [](const ::testing::TestParamInfo<const char*>& model) {
+      std::string name = model.param[0] ? fs::path(model.param).stem().string() : "character";
+      for (char& c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
 
 }  // namespace
 }  // namespace ikpose::test

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <limits>
 
-#include "support/seed_port.h"
 #include "ik/two_bone_positions.h"
+#include "support/glm_expect.h"
+#include "support/seed_port.h"
 
 namespace ikpose::ik {
 namespace {
+
+using ikpose::test::Finite;
 
 PositionsInput Chain(glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 t) {
   PositionsInput in;
@@ -17,10 +20,6 @@ PositionsInput Chain(glm::vec3 a, glm::vec3 b, glm::vec3 c, glm::vec3 t) {
   in.foot_ms = c;
   in.target_ms = t;
   return in;
-}
-
-bool Finite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 void ExpectInvalid(const PositionsInput& in, InputError expected) {

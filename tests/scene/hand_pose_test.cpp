@@ -12,15 +12,13 @@
 #include "anim/test_rigs.h"
 #include "asset/load_model.h"
 #include "scene/hand_pose.h"
+#include "support/glm_expect.h"
 
 namespace ikpose::scene {
 namespace {
 
 using anim::Limb;
-
-float AngleDeg(const glm::quat& a, const glm::quat& b) {
-  return glm::degrees(glm::angle(glm::normalize(glm::inverse(a) * b)));
-}
+using ikpose::test::AngleDeg;
 
 class HandPoseTest : public ::testing::Test {
  protected:

@@ -19,18 +19,16 @@
 #include "anim/test_rigs.h"
 #include "scene/pose_library.h"
 #include "support/files.h"
+#include "support/glm_expect.h"
 
 namespace ikpose::scene {
 namespace {
 
 namespace fs = std::filesystem;
 using anim::Limb;
+using ikpose::test::AngleDeg;
 
 const std::string kPng = std::string("\x89PNG\r\n\x1a\n", 8) + "thumbnail bytes";
-
-float AngleDeg(const glm::quat& a, const glm::quat& b) {
-  return glm::degrees(glm::angle(glm::normalize(glm::inverse(a) * b)));
-}
 
 // A pose far from rest: the chest, both arms, a leg and the head turned.
 void PoseSomething(PosingSession& s) {

@@ -5,7 +5,7 @@
 // and its orientation step on 4x4 model matrices with general glm::inverse and acos.
 // Why: "with no options, results equal the seed's algorithm" needs the seed to compare with;
 // the benchmark needs the straightforward version to compare speed with.
-// Limits: only the two defects named in DESIGN.md are fixed (the identity quaternion is
+// Limits: only the two defects named in docs/DESIGN.md are fixed (the identity quaternion is
 // glm's (1,0,0,0), and anti-parallel vectors get a half turn); everything else is as the post
 // wrote it, including its absolute 1e-3 threshold for a target on the hip and the missing
 // clamp before sqrt (a cosine a rounding error above 1 gives NaN).
