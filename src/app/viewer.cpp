@@ -232,6 +232,7 @@ void Frame(ViewerState& state, float seconds) {
   ImGui::Render();
   ApplyCommands(state);
   ApplyTimelineCommands(state);
+  StepBake(state);
 
   // Pose: the clip moves on, then base pose + IK, then the GPU palette.
   scene::PosingSession& session = *state.loaded.session;  // "load scene" may have replaced it

@@ -36,6 +36,17 @@ int BakeFrameCount(double from, double to, double fps) {
   return static_cast<int>(count);
 }
 
+std::vector<anim::Clip> ClipsWithBake(const anim::Model& model, anim::Clip baked) {
+  std::vector<anim::Clip> clips = model.clips;
+  const int source = anim::FindClip(model, baked.name);
+  if (source >= 0) {
+    clips[static_cast<std::size_t>(source)] = std::move(baked);
+  } else {
+    clips.push_back(std::move(baked));
+  }
+  return clips;
+}
+
 Baker::Baker(const anim::Model& model, PosingRequest base, BakeSettings settings)
     : model_(&model), base_(std::move(base)), settings_(std::move(settings)) {
   clip_name_ = base_.ClipName();
