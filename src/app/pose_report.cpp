@@ -79,6 +79,18 @@ asset::Json SessionReport(const scene::PosingSession& session) {
   asset::Json report = asset::PoseReport(session.model(), session.base_pose(), session.pose(),
                                          SolvedChains(session));
   if (session.mirror != anim::MirrorMode::kOff) report["mirror"] = MirrorReport(session);
+  if (session.ladder_enabled) {
+    // The ladder as drawn this frame (scrolled when it follows a climbing clip), so a script can
+    // draw or check rungs where the window has them.
+    const scene::Ladder& ladder = session.shown_ladder();
+    report["ladder"] = {{"base_ms", asset::ToJson(ladder.base_ms)},
+                        {"rung_spacing", ladder.rung_spacing},
+                        {"rung_count", ladder.rung_count},
+                        {"rail_width", ladder.rail_width},
+                        {"rung_radius", ladder.rung_radius},
+                        {"first_rung_height", ladder.first_rung_height},
+                        {"follows_clip", session.ladder_follows_clip}};
+  }
   return report;
 }
 
