@@ -1,6 +1,7 @@
 // The viewer's "bake clip": the situation on screen baked over its clip, a few frames per drawn
 // frame so the window stays live and the panel shows progress.
 #include <chrono>
+#include <cstdio>
 
 #include "app/paths.h"
 #include "app/viewer_state.h"
@@ -30,11 +31,18 @@ void Finish(ViewerState& state) {
   bake.last_file = bake.out.string();
   bake.last_frames = result.frames;
   std::string locks;
+  const float mm = anim::MetersPerUnit(model) * 1000.0f;  // 0 when the units are unknown
   for (anim::Limb leg : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
     const scene::FootLockReport& foot = result.feet[static_cast<std::size_t>(leg)];
     if (!foot.asked) continue;
-    locks += ", " + std::string(anim::LimbName(leg)) + " slid " +
-             std::to_string(foot.slide_before_ms) + " -> " + std::to_string(foot.slide_after_ms);
+    const std::string_view name = anim::LimbName(leg);
+    char line[96];
+    std::snprintf(line, sizeof(line), ", %.*s slid %.1f -> %.1f %s", static_cast<int>(name.size()),
+                  name.data(),
+                  static_cast<double>(mm > 0.0f ? foot.slide_before_ms * mm : foot.slide_before_ms),
+                  static_cast<double>(mm > 0.0f ? foot.slide_after_ms * mm : foot.slide_after_ms),
+                  mm > 0.0f ? "mm" : "units");
+    locks += line;
   }
   state.panel.status = "baked " + std::to_string(result.frames) + " frames of '" +
                        result.clip.name + "' to " + bake.out.string() + locks;
