@@ -53,7 +53,7 @@ std::string ReadText(const fs::path& path) {
 // Runs `words` (env assignments first are fine: the command goes through `env`) with `input`
 // on standard input.
 CommandResult RunCommand(const std::vector<std::string>& words, const fs::path& dir,
-                  const std::string& input = "") {
+                         const std::string& input = "") {
   const fs::path in = dir / "command.in", out = dir / "command.out";
   std::ofstream(in, std::ios::binary) << input;
   std::string command = "env";
@@ -177,12 +177,13 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
   const CommandResult install =
       RunCommand({IKPOSE_CMAKE, "--install", IKPOSE_BINARY_DIR, "--prefix", prefix.string()}, tmp);
   ASSERT_EQ(install.exit_code, 0) << install.out;
-  for (const char* file :
-       {"include/ikpose/ikpose.h", "include/ikpose/ik/two_bone_positions.h",
-        "include/ikpose/anim/knee_policy.h", "lib/libikpose_ik.a", "lib/libikpose_anim.a",
-        "lib/cmake/ikpose/ikposeConfig.cmake", "lib/cmake/ikpose/ikposeConfigVersion.cmake",
-        "lib/pkgconfig/ikpose.pc"}) {
-    EXPECT_TRUE(fs::is_regular_file(prefix / file)) << file;
+  const fs::path libdir = prefix / IKPOSE_INSTALL_LIBDIR;
+  for (const fs::path& file :
+       {prefix / "include/ikpose/ikpose.h", prefix / "include/ikpose/ik/two_bone_positions.h",
+        prefix / "include/ikpose/anim/knee_policy.h", libdir / "libikpose_ik.a",
+        libdir / "libikpose_anim.a", libdir / "cmake/ikpose/ikposeConfig.cmake",
+        libdir / "cmake/ikpose/ikposeConfigVersion.cmake", libdir / "pkgconfig/ikpose.pc"}) {
+    EXPECT_TRUE(fs::is_regular_file(file)) << file;
   }
   // Nothing of the window, the GPU, the UI, the importer or JSON comes along.
   for (const auto& entry : fs::recursive_directory_iterator(prefix)) {
@@ -203,11 +204,11 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
 
   // find_package(ikpose 0.1): the example's CMake project, configured and built from scratch.
   const fs::path cmake_build = tmp / "cmake-build";
-  const CommandResult configure =
-      RunCommand({IKPOSE_CMAKE, "-S", source.string(), "-B", cmake_build.string(), "-G", IKPOSE_GENERATOR,
-           "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_C_COMPILER=" IKPOSE_C_COMPILER,
-           "-DCMAKE_PREFIX_PATH=" + prefix.string()},
-          tmp);
+  const CommandResult configure = RunCommand(
+      {IKPOSE_CMAKE, "-S", source.string(), "-B", cmake_build.string(), "-G", IKPOSE_GENERATOR,
+       "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_C_COMPILER=" IKPOSE_C_COMPILER,
+       "-DCMAKE_PREFIX_PATH=" + prefix.string()},
+      tmp);
   ASSERT_EQ(configure.exit_code, 0) << configure.out;
   const CommandResult cmake_make = RunCommand({IKPOSE_CMAKE, "--build", cmake_build.string()}, tmp);
   ASSERT_EQ(cmake_make.exit_code, 0) << cmake_make.out;
@@ -216,10 +217,10 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
   const fs::path pc_build = tmp / "pkg-config-build";
   fs::create_directories(pc_build);
   const CommandResult pc_make =
-      RunCommand({"PKG_CONFIG_PATH=" + (prefix / "lib" / "pkgconfig").string(),
-           "PKG_CONFIG=" IKPOSE_PKG_CONFIG, IKPOSE_MAKE, "-C", pc_build.string(), "-f",
-           (source / "Makefile").string(), "CC=" IKPOSE_C_COMPILER},
-          tmp);
+      RunCommand({"PKG_CONFIG_PATH=" + (libdir / "pkgconfig").string(),
+                  "PKG_CONFIG=" IKPOSE_PKG_CONFIG, IKPOSE_MAKE, "-C", pc_build.string(), "-f",
+                  (source / "Makefile").string(), "CC=" IKPOSE_C_COMPILER},
+                 tmp);
   ASSERT_EQ(pc_make.exit_code, 0) << pc_make.out;
 
   const std::vector<fs::path> programs = {cmake_build / "consumer", pc_build / "consumer"};
@@ -250,9 +251,10 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
                            "set(PACKAGE_FIND_VERSION_PATCH 0)\n"
                            "include(${F})\n"
                            "message(\"compatible=${PACKAGE_VERSION_COMPATIBLE}\")\n";
-  const std::string version_file = (prefix / "lib/cmake/ikpose/ikposeConfigVersion.cmake").string();
+  const std::string version_file = (libdir / "cmake/ikpose/ikposeConfigVersion.cmake").string();
   const auto compatible = [&](const std::string& v) {
-    return RunCommand({IKPOSE_CMAKE, "-DV=" + v, "-DF=" + version_file, "-P", script.string()}, tmp).out;
+    return RunCommand({IKPOSE_CMAKE, "-DV=" + v, "-DF=" + version_file, "-P", script.string()}, tmp)
+        .out;
   };
   EXPECT_NE(compatible("0.1").find("compatible=TRUE"), std::string::npos);
   EXPECT_NE(compatible("1.0").find("compatible=FALSE"), std::string::npos);
