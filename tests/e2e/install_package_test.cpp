@@ -74,20 +74,21 @@ std::string Digits(float x) {
 }
 
 struct Cases {
-  std::string numbers;  // the consumer's input: 12 numbers a line
+  std::string numbers;  // the consumer's input: 12 numbers a line, 15 with a pole
   std::string json;     // `ikpose solve`'s input: the same floats
   int count = 0;
 };
 
-// Reachable, too far, too close, straight and folded limbs, targets on the hip, zero bones.
+// Reachable, too far, too close, targets on the hip, zero bones; a fifth of them with a pole.
 Cases MakeCases(int count) {
   std::mt19937 rng(2111);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
   std::uniform_int_distribution<int> kind(0, 9);
   Cases cases;
   for (int i = 0; i < count; ++i) {
-    float p[12];
+    float p[15];
     for (float& x : p) x = u(rng);
+    const int points = i % 5 == 4 ? 5 : 4;  // every fifth case with a pole
     const int k = kind(rng);
     if (k == 0) {
       for (int j = 0; j < 3; ++j) p[9 + j] = 10.f * p[9 + j];  // far away
@@ -99,8 +100,8 @@ Cases MakeCases(int count) {
       for (int j = 0; j < 3; ++j) p[6 + j] = p[3 + j];  // a zero lower bone: refused
     }
     std::string numbers, line = "{";
-    const char* keys[4] = {"a", "b", "c", "t"};
-    for (int v = 0; v < 4; ++v) {
+    const char* keys[5] = {"a", "b", "c", "t", "pole"};
+    for (int v = 0; v < points; ++v) {
       line.append(v ? ",\"" : "\"").append(keys[v]).append("\":[");
       for (int j = 0; j < 3; ++j) {
         const std::string d = Digits(p[3 * v + j]);
