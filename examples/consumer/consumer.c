@@ -6,7 +6,8 @@
  * Output, one line per case: "ok" and the new knee and foot (6 numbers, printed with 9
  * significant digits, enough to read back the same float), or "error CODE MESSAGE".
  * `consumer --version` prints the header's and the library's versions and fails when they
- * differ. Blank lines are skipped; a line with another count of numbers is an error line. */
+ * differ. `consumer --natural` solves one leg with the natural knee policy and prints its knee.
+ * Blank lines are skipped; a line with another count of numbers is an error line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,28 @@
 #include <ikpose/ikpose.h>
 
 #define MAX_NUMBERS 16
+
+/* A leg standing at rest (hip 1 m up, the knee a little forward, facing +z), lifted so the foot
+ * comes forward: with the natural policy the knee goes forward and up, never backward. */
+static int NaturalLeg(void) {
+  static const float rest_hip[3] = {0.1f, 1.f, 0.f}, rest_knee[3] = {0.1f, 0.5f, 0.03f},
+                     rest_foot[3] = {0.1f, 0.f, 0.f}, forward[3] = {0.f, 0.f, 1.f};
+  static const float target[3] = {0.1f, 0.5f, 0.4f};
+  ikpose_natural_bend bend;
+  float knee[3], foot[3], rotations[8];
+  int code = ikpose_natural_bend_from_rest(rest_hip, rest_knee, rest_foot, NULL, forward, 1, &bend);
+  if (code == IKPOSE_OK) {
+    code = ikpose_solve_limb_natural(&bend, NULL, rest_hip, rest_knee, rest_foot, target, 0.f, knee,
+                                     foot, rotations);
+  }
+  if (code != IKPOSE_OK) {
+    printf("error %d %s\n", code, ikpose_error_message(code));
+    return 1;
+  }
+  printf("knee %.9g %.9g %.9g foot %.9g %.9g %.9g\n", knee[0], knee[1], knee[2], foot[0], foot[1],
+         foot[2]);
+  return 0;
+}
 
 static int ReadNumbers(const char* line, float* numbers) {
   int count = 0;
@@ -40,6 +63,7 @@ int main(int argc, char** argv) {
            ikpose_version());
     return ikpose_version() == IKPOSE_VERSION_NUMBER ? 0 : 1;
   }
+  if (argc > 1 && strcmp(argv[1], "--natural") == 0) return NaturalLeg();
   while (fgets(line, sizeof line, stdin) != NULL) {
     int code;
     const int count = ReadNumbers(line, n);

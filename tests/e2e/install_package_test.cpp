@@ -229,6 +229,17 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
     const CommandResult version = RunCommand({program.string(), "--version"}, tmp);
     EXPECT_EQ(version.exit_code, 0) << version.out;
     EXPECT_NE(version.out.find("header " IKPOSE_PROJECT_VERSION), std::string::npos) << version.out;
+    // The natural policy from C: a foot lifted forward puts the knee ahead of the foot.
+    const CommandResult natural = RunCommand({program.string(), "--natural"}, tmp);
+    ASSERT_EQ(natural.exit_code, 0) << natural.out;
+    std::istringstream words(natural.out);
+    std::string knee_word, foot_word;
+    float knee[3] = {}, foot[3] = {};
+    words >> knee_word >> knee[0] >> knee[1] >> knee[2] >> foot_word >> foot[0] >> foot[1] >>
+        foot[2];
+    EXPECT_EQ(knee_word, "knee") << natural.out;
+    EXPECT_NEAR(foot[2], 0.4f, 1e-5f) << natural.out;
+    EXPECT_GT(knee[2], 0.45f) << natural.out;
   }
 
   // 500 cases through `ikpose solve` and through both programs.
