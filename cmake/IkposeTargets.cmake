@@ -55,7 +55,7 @@ endfunction()
 function(ikpose_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS;FORBID" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
-  # The build tree includes "ik/...", "anim/..." from src; an installed library (install.cmake)
+  # The build tree includes "ik/...", "anim/..." from src; an installed library (IkposeInstall.cmake)
   # adds its own include folder.
   target_include_directories(${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>)
   target_link_libraries(${name} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
