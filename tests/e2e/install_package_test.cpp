@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -171,6 +172,14 @@ void ExpectSameAsSolve(const std::string& consumer_out, const std::vector<json>&
 
 TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
   const fs::path tmp = MakeTempDir();
+  // Removed however the test ends (an ASSERT returns early): a prefix and two builds.
+  struct RemoveOnExit {
+    fs::path dir;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } remove_on_exit{tmp};
   const fs::path prefix = tmp / "prefix";
   const fs::path source = fs::path(IKPOSE_SOURCE_DIR) / "examples" / "consumer";
 
@@ -271,8 +280,6 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
   EXPECT_NE(compatible("0.1").find("compatible=TRUE"), std::string::npos);
   EXPECT_NE(compatible("1.0").find("compatible=FALSE"), std::string::npos);
   EXPECT_NE(compatible("0.99").find("compatible=FALSE"), std::string::npos);  // newer than this
-
-  fs::remove_all(tmp);
 }
 
 }  // namespace
