@@ -481,6 +481,16 @@ TEST(BakeCli, LockFeetSaysHowFarEachFootSlidBeforeAndAfter) {
     EXPECT_NE(r.out.find(prefix), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("before, 0.0 mm after", r.out.find(prefix)), std::string::npos) << r.out;
   }
+  // The bundled walk walks in place: its planted feet are held to the moving ground.
+  const ProgramResult walk = RunIkpose(
+      {"export", "--clip", "walk", "--bake", "--lock-feet", "--out", (dir / "walk.glb").string()});
+  ASSERT_EQ(walk.exit_code, 0) << walk.err;
+  for (const char* leg : {"left_leg", "right_leg"}) {
+    const std::size_t at = walk.out.find(std::string("foot lock ") + leg + ": 1 plants");
+    ASSERT_NE(at, std::string::npos) << walk.out;
+    EXPECT_NE(walk.out.find("before, 0.0 mm after", at), std::string::npos) << walk.out;
+    EXPECT_EQ(walk.out.find(" 0.0 mm before", at), std::string::npos) << walk.out;  // it slid
+  }
   // The baked feet do not move: read back from the file at several times.
   const std::string foot = Inspect(out)["chains"]["left_leg"]["joints"][2];
   std::vector<double> first;
