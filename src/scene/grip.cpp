@@ -96,12 +96,12 @@ EndGoal GripRung(const HandShape& hand, const glm::vec3& grip_ms, const glm::vec
   const glm::mat3 rest = Frame(hand.fingers_ls, hand.palm_ls);  // in the hand's frame
   EndGoal g;
   g.rotation_ms = glm::normalize(glm::quat_cast(goal * glm::transpose(rest)));
-  // The fingers wrap the rung: their roots lie the wrap radius from its axis, out of the palm,
-  // so the circle CurlFingers bends them along is the rung's own (coaxial with it). The wrist
-  // is a palm's length back from the roots.
+  // The rung's axis lies half a palm along the fingers and a radius plus a palm's thickness
+  // out of the palm: the wrist is that far back from it.
   const glm::vec3 fingers = g.rotation_ms * hand.fingers_ls;
   const glm::vec3 palm = g.rotation_ms * hand.palm_ls;
-  g.end_target_ms = grip_ms - hand.palm_length * fingers - GripWrapRadius(hand, rung_radius) * palm;
+  g.end_target_ms =
+      grip_ms - 0.5f * hand.palm_length * fingers - (rung_radius + 0.25f * hand.palm_length) * palm;
   return g;
 }
 

@@ -3,11 +3,10 @@
 // What: from the rest pose, a hand's shape (which way its fingers point, which way its palm
 // faces, the finger joints and their lengths) and a foot's (where the ball of the foot is from
 // the ankle, how high above the sole). For a hand snapped to a rung: the wrist target and hand
-// rotation that put the palm against the rung with the fingers pointing up over it and the
-// finger roots a wrap radius (GripWrapRadius) out from the rung's axis, and the finger curl
-// that wraps that cylinder, coaxial with the rung (each phalanx a chord of it, the finger
-// leaving the palm tangent to it, so every joint lies on it; a joint turns at most 95 deg,
-// thumbs half). For a foot: the ankle target and
+// rotation that put the palm on the rung with the fingers pointing up over it and the grip
+// centre on the rung's axis, and the finger curl that wraps a cylinder of the rung's radius
+// (each phalanx a chord of the cylinder, the finger leaving the palm tangent to it, so every
+// joint lies on it; a joint turns at most 95 deg, thumbs half). For a foot: the ankle target and
 // the rest (flat) rotation that put the ball of the foot on the rung's top. Why: a hand at the
 // right point but hanging limp beside the rung reads as a ragdoll. Limits: finger joints are the
 // hand's descendants that have a child; a rig without them still gets the hand's orientation. The
@@ -50,8 +49,7 @@ struct EndGoal {
   glm::quat rotation_ms{1.f, 0.f, 0.f, 0.f};
 };
 
-// `grip_ms` on the rung's axis (where the hand closes round it); the climber faces
-// `forward_ms` (toward the ladder).
+// `grip_ms` on the rung's axis; the climber faces `forward_ms` (toward the ladder).
 EndGoal GripRung(const HandShape& hand, const glm::vec3& grip_ms, const glm::vec3& forward_ms,
                  float rung_radius);
 // `top_ms` on the rung's top.

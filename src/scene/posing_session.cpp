@@ -370,10 +370,10 @@ anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarg
   const int i = static_cast<int>(limb);
   const bool leg = IsLeg(limb);
   const glm::vec3 end = anim::EndPositionMs(chain(limb), base_);
-  // The rung the clip's hand grips (its axis about a palm above the wrist) or foot stands on.
+  // The rung the clip's hand grips (its axis a little above the wrist) or foot stands on.
   glm::vec3 probe = end;
-  probe.y +=
-      leg ? -(feet_[i].ankle_from_ball_ms.y + ladder_now_.rung_radius) : hands_[i].palm_length;
+  probe.y += leg ? -(feet_[i].ankle_from_ball_ms.y + ladder_now_.rung_radius)
+                 : 0.5f * hands_[i].palm_length;
   LimbTarget on = t;
   on.target_ms = RungPoint(ladder_now_, limb, ladder_now_.NearestRung(probe), end);
   // Blended in over the last third of a rung: full within a tenth of a spacing of the hold.

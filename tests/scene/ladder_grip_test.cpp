@@ -1,7 +1,6 @@
 // The ladder's own grip on the bundled character (five fingers per hand): a hand snapped to a
-// rung wraps its fingers round the rung, every finger joint on the cylinder the grip wraps (the
-// rung's axis, the wrap radius: the rung's radius plus a finger's half thickness), not only the
-// wrist and palm placed.
+// rung and solved curls its fingers round the rung, every finger joint on the cylinder the grip
+// wraps (along the rung, at the rung, of the rung's radius), not only the wrist and palm placed.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,25 +63,26 @@ TEST_F(LadderGrip, SnappedHandsWrapEveryFingerJointRoundTheRung) {
     const std::vector<int> fingers = FingerJoints(session, arm);
     ASSERT_GE(fingers.size(), 10u);
     const anim::Skeleton& k = model_->skeleton;
-    const glm::vec3 axis_point = ladder.RungCenter(rung);
-    int wrapped = 0;
+    // The cylinder the grip wraps for this rung, for the hand as it now is: its axis runs
+    // along the rung, a wrap radius out of the palm from the finger roots.
+    const GripCylinder cylinder = HandGripCylinder(session, arm, ladder.rung_radius);
+    const glm::vec3 along = glm::normalize(glm::vec3(1.0f, 0.0f, 0.0f));
+    EXPECT_GT(std::abs(glm::dot(cylinder.axis_ms, along)), 0.99f) << "parallel to the rung";
+    EXPECT_LT(FromRungAxis(ladder, rung, cylinder.point_ms), 0.06f) << "at the rung";
+    int tips = 0;
     for (int joint : fingers) {
       if (k.names[static_cast<std::size_t>(joint)].rfind("thumb", 0) == 0) continue;  // half
       for (int next : k.Children(joint)) {
         SCOPED_TRACE(k.names[static_cast<std::size_t>(next)]);
-        // On the rung: as far from its axis as its surface, within a finger's half thickness
-        // and the spread of the finger roots across the hand (as the hand presets allow).
-        const glm::vec3 p = anim::PositionMs(session.pose(), next);
-        EXPECT_NEAR(FromRungAxis(ladder, rung, p), ladder.rung_radius,
-                    0.4f * ladder.rung_radius + 0.01f);
-        // Round it: the fingertips are over the top, on the ladder's side of the axis.
-        if (k.Children(next).empty()) {
-          EXPECT_GT(glm::dot(p - axis_point, model_->chains.forward_ms), 0.0f);
-          ++wrapped;
-        }
+        // Every joint on the cylinder, within a finger's half thickness and the spread of the
+        // finger roots across the hand (as the hand presets allow).
+        const glm::vec3 off = anim::PositionMs(session.pose(), next) - cylinder.point_ms;
+        const float d = glm::length(off - glm::dot(off, cylinder.axis_ms) * cylinder.axis_ms);
+        EXPECT_NEAR(d, ladder.rung_radius, 0.4f * ladder.rung_radius + 0.01f);
+        if (k.Children(next).empty()) ++tips;
       }
     }
-    EXPECT_EQ(wrapped, 4) << "four fingertips";
+    EXPECT_EQ(tips, 4) << "four fingertips checked";
   }
 }
 
