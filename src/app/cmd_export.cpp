@@ -43,6 +43,9 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
                 "or --clip NAME",
                 2);
   }
+  if (!options.pose.empty() && request.clip) {
+    return Fail(err, "--pose and --clip both give the starting pose; use one", 2);
+  }
   std::string error;
   scene::PoseFile pose_file;
   if (!options.pose.empty() && !scene::ReadPoseFile(options.pose, &pose_file, &error)) {
@@ -53,8 +56,7 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   if (!PlanPose(request, &plan, &planned)) return Fail(err, planned.what, planned.exit_code);
   const std::string clip = plan.request.ClipName();
   if (!options.pose.empty() && !clip.empty()) {
-    return Fail(err, std::string("--pose and a clip (") +
-                         (request.clip ? "--clip" : "from " + request.scene.string()) +
+    return Fail(err, "--pose and a clip (from " + request.scene.string() +
                          ") both give the starting pose; use one");
   }
   const fs::path model_path = ChooseModel(
@@ -65,8 +67,12 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     return Fail(err, "cannot write " + options.out.string() + ": folder " + folder.string() +
                          " does not exist");
   }
-  if (fs::exists(options.out, ec) && fs::equivalent(options.out, model_path, ec)) {
-    return Fail(err, "--out " + options.out.string() + " is the model itself; choose another file");
+  if (const std::string named = OutputNamesAnInput("--out", options.out,
+                                                   {{"the model", model_path},
+                                                    {"the pose file", options.pose},
+                                                    {"the scenario file", request.scene}});
+      !named.empty()) {
+    return Fail(err, named);
   }
 
   anim::Model model;
