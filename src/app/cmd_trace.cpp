@@ -220,7 +220,9 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   const std::vector<scene::Pop> pops = scene::DetectPops(frames, lengths);
   const std::array<scene::LimbSummary, 4> limbs = scene::SummarizeLimbs(frames, pops);
   const std::size_t frame_count = frames.size();
-  std::vector<scene::TraceFrame>().swap(frames);
+  // The frames stay until the end: freeing this one large block would raise glibc's mmap
+  // threshold, and the replays' allocations would then fragment the heap (measured: 340 MB
+  // resident for 36,000 frames instead of about 60).
 
   // The same inputs under each policy, counted as they go: a pop compares two frames only.
   Json policies = Json::object();
