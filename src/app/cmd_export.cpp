@@ -2,13 +2,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/pose_report.h"
+#include "asset/export_drops.h"
 #include "asset/export_gltf.h"
+#include "asset/gltf_document.h"
 #include "asset/load_model.h"
 #include "scene/pose_file.h"
 
@@ -25,6 +30,16 @@ int Fail(std::ostream& err, const std::string& what, int exit_code = 1) {
 std::string Lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
+}
+
+// What the export leaves out of a glTF 2.0 source, field by field (none for other formats).
+std::vector<std::string> SourceDrops(const fs::path& model_path) {
+  try {
+    const asset::GltfDocument source = asset::GltfDocument::Read(model_path);
+    return asset::ExportDrops(source.json);
+  } catch (const std::exception&) {
+    return {};  // not glTF: the loader said what it could not use
+  }
 }
 
 }  // namespace
@@ -112,6 +127,7 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     }
   }
   for (const std::string& warning : warnings) out << "note: " << warning << "\n";
+  for (const std::string& drop : SourceDrops(model_path)) out << "left out: " << drop << "\n";
   out.flush();
   return 0;
 }

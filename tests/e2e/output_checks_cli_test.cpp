@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "asset/gltf_document.h"
 #include "run_program.h"
 
 namespace ikpose::test {
@@ -137,6 +139,28 @@ TEST_F(OutputChecks, AHugeTraceRangeSaysHowManyFramesWithoutAGarbageCount) {
     ExpectOneLineError(r, 2, "frames; at most");
     EXPECT_EQ(r.err.find("-9223372036854775808"), std::string::npos) << r.err;
   }
+}
+
+TEST_F(OutputChecks, ExportSaysWhatItLeavesOutOfTheSourceFieldByField) {
+  asset::GltfDocument doc = asset::GltfDocument::Read(kCharacter);
+  doc.json["cameras"] = asset::GltfJson::parse(
+      R"([{"type": "perspective", "perspective": {"yfov": 1.0, "znear": 0.1}}])");
+  doc.json["nodes"][3]["extras"] = {{"tag", "keep me"}};
+  const std::vector<std::uint8_t> bytes = doc.PackedBytes();
+  const fs::path source = dir_ / "extras.glb";
+  std::ofstream(source, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  const ProgramResult r = RunIkpose({"export", source.string(), "--target", "left_arm=0.3,1.2,0.3",
+                                     "--out", (dir_ / "posed.glb").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("left out: cameras: 1\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("left out: nodes[3].extras\n"), std::string::npos) << r.out;
+  // The bundled character has nothing the export leaves out.
+  const ProgramResult plain = RunIkpose({"export", model_, "--target", "left_arm=0.3,1.2,0.3",
+                                         "--out", (dir_ / "plain.glb").string()});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_EQ(plain.out.find("left out:"), std::string::npos) << plain.out;
 }
 
 }  // namespace
