@@ -75,7 +75,11 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
     return PrintError(err, "nothing to bake: give --scene FILE, --clip NAME or --targets FILE", 2);
   }
   const fs::path model_path = ChooseModel(options.model, plan.scene_model);
-  if (const std::string problem = OutputProblem(options.out, model_path); !problem.empty()) {
+  if (const std::string problem =
+          OutputProblem(options.out, {{"the model", model_path},
+                                      {"the scenario file", options.request.scene},
+                                      {"the targets file", bake.targets}});
+      !problem.empty()) {
     return PrintError(err, problem);
   }
   anim::Model model;

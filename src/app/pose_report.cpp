@@ -96,7 +96,12 @@ asset::Json SessionReport(const scene::PosingSession& session) {
 
 std::string MirrorWarning(const scene::PosingSession& session) {
   const anim::MirrorMap& map = session.mirror_map();
-  if (session.mirror == anim::MirrorMode::kOff || map.symmetric()) return "";
+  if (session.mirror == anim::MirrorMode::kOff) return "";
+  if (map.pairs_by_name + map.pairs_by_structure == 0) {
+    return "mirror " + std::string(anim::MirrorModeName(session.mirror)) +
+           " did nothing: this rig has no left/right pairs";
+  }
+  if (map.symmetric()) return "";
   const anim::AsymmetricBone* worst = &map.asymmetric.front();
   for (const anim::AsymmetricBone& a : map.asymmetric) {
     if (a.off > worst->off) worst = &a;
