@@ -14,6 +14,7 @@
 #include "anim/file_paths.h"
 #include "app/error_line.h"
 #include "asset/load_model.h"
+#include "scene/foot_lock.h"
 #include "scene/pop_detector.h"
 #include "scene/trace.h"
 #include "scene/trace_file.h"
@@ -72,6 +73,21 @@ Json Summary(const Range& range, double fps, std::size_t frames,
   return j;
 }
 
+// Per leg the clip moves: its plants and how far the foot slid while planted (what
+// `export --bake --lock-feet` removes), in model units and millimetres when the units are known.
+Json FeetJson(const std::array<scene::FootPaths::Leg, 4>& legs, const anim::Model& model) {
+  Json j = Json::object();
+  const float mm = anim::MetersPerUnit(model) * 1000.f;
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::FootPaths::Leg& leg = legs[static_cast<std::size_t>(limb)];
+    if (!leg.recorded) continue;
+    Json l = {{"plants", leg.plants}, {"slide", leg.slide_ms}};
+    if (mm > 0.f) l["slide_mm"] = leg.slide_ms * mm;
+    j[std::string(anim::LimbName(limb))] = l;
+  }
+  return j;
+}
+
 void PrintText(const Json& s, std::ostream& out) {
   out << s["frames"] << " frames from " << s["from"] << " s to " << s["to"] << " s at " << s["fps"]
       << " fps: " << s["pops"].size() << " pop" << (s["pops"].size() == 1 ? "" : "s") << "\n";
@@ -88,6 +104,17 @@ void PrintText(const Json& s, std::ostream& out) {
   out << "pops per policy:";
   for (const auto& [name, p] : s["policies"].items()) out << " " << name << " " << p["pops"];
   out << "\n";
+  if (!s.contains("feet")) return;
+  for (const auto& [name, f] : s["feet"].items()) {
+    if (f["plants"].get<int>() == 0) continue;
+    out << name << " foot: " << f["plants"] << " plants, slid ";
+    if (f.contains("slide_mm")) {
+      out << f["slide_mm"] << " mm";
+    } else {
+      out << f["slide"] << " units";
+    }
+    out << " while planted (export --bake --lock-feet holds it)\n";
+  }
 }
 
 // A frame count too large for any integer type (a range of 1e300 s) is said so, not converted.
@@ -204,14 +231,15 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   // Every frame from its own input, through the one road. Memory: the solved frames (for the
   // summary and its pops), about 800 bytes a frame; nothing else grows with the trace.
   std::vector<scene::TraceFrame> frames(static_cast<std::size_t>(range.frames));
+  scene::FootPaths feet;  // the clip's feet, for how far its planted feet slide
   bool any_pole = false;
   for (int i = 0; i < range.frames; ++i) {
     const scene::TraceFrame in = input_at(i);
     for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
     scene::TraceFrame& solved = frames[static_cast<std::size_t>(i)];
-    if (!scene::SolveFrame(model, plan.request, in, std::nullopt, &solved, &error)) {
-      return PrintError(err, frame_error(in));
-    }
+    const auto session = scene::SolveFrame(model, plan.request, in, std::nullopt, &solved, &error);
+    if (!session) return PrintError(err, frame_error(in));
+    feet.Record(*session);
     if (!options.out.empty() && !trace_file.Write(scene::TraceFrameLine(solved) + "\n", &error)) {
       return PrintError(err, error);
     }
@@ -244,7 +272,9 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   }
 
   if (!options.out.empty() && !trace_file.Commit(&error)) return PrintError(err, error);
-  const Json summary = Summary(range, options.fps, frame_count, pops, limbs, policies);
+  Json summary = Summary(range, options.fps, frame_count, pops, limbs, policies);
+  summary["feet"] =
+      FeetJson(feet.Summarize(static_cast<float>(options.fps), scene::BodyHeight(model)), model);
   if (options.json) {
     out << summary.dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   } else {

@@ -142,8 +142,7 @@ bool Baker::Step(std::string* error) {
 }
 
 void Baker::FindLocks() {
-  const anim::Bounds bounds = anim::ComputeBounds(*model_, anim::RestPose(model_->skeleton));
-  const float height = bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
+  const float height = BodyHeight(*model_);
   const float fps = static_cast<float>(settings_.fps);
   std::vector<bool> touched(static_cast<std::size_t>(frame_count_), false);
   for (anim::Limb limb : anim::kLimbs) {

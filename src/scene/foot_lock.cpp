@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "scene/posing_session.h"
+
 namespace ikpose::scene {
 
 std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vector<bool>& free,
@@ -127,6 +129,32 @@ float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants, f
     }
   }
   return slide;
+}
+
+float BodyHeight(const anim::Model& model) {
+  const anim::Bounds bounds = anim::ComputeBounds(model, anim::RestPose(model.skeleton));
+  return bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
+}
+
+void FootPaths::Record(const PosingSession& session) {
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    const int l = static_cast<int>(limb);
+    const anim::LimbChain& chain = session.chain(limb);
+    if (!chain.valid()) continue;
+    feet_ms_[l].push_back(anim::EndPositionMs(chain, session.pose()));
+    free_[l].push_back(!session.result(limb).ok && !session.Mirrored(limb));
+  }
+}
+
+std::array<FootPaths::Leg, 4> FootPaths::Summarize(float fps, float body_height,
+                                                   const PlantRules& rules) const {
+  std::array<Leg, 4> legs{};
+  for (int l = 0; l < 4; ++l) {
+    if (feet_ms_[l].empty()) continue;
+    const std::vector<Plant> plants = FindPlants(feet_ms_[l], free_[l], fps, body_height, rules);
+    legs[l] = {true, static_cast<int>(plants.size()), Slide(feet_ms_[l], plants, fps)};
+  }
+  return legs;
 }
 
 }  // namespace ikpose::scene

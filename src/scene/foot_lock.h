@@ -20,10 +20,13 @@
 // else drives the leg (a target, the ladder) are never part of a plant.
 #pragma once
 
+#include <array>
 #include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
+
+#include "anim/model.h"
 
 namespace ikpose::scene {
 
@@ -69,5 +72,29 @@ std::vector<LockWeight> LockWeights(std::span<const Plant> plants, int frames,
 // The largest distance a foot moves from where its plant starts (carried by the plant's ground),
 // over all plants (model units).
 float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants, float fps);
+
+// The body's height the rules are measured in: the rest pose's bounds.
+float BodyHeight(const anim::Model& model);
+
+class PosingSession;
+
+// The feet of a run of solved frames (`ikpose trace`), for how far the clip's planted feet slide:
+// each leg's foot and whether the clip alone placed it, frame by frame.
+class FootPaths {
+ public:
+  void Record(const PosingSession& session);
+
+  struct Leg {
+    bool recorded = false;  // the leg exists
+    int plants = 0;
+    float slide_ms = 0.f;  // Slide() over its plants, model units
+  };
+  // By anim::Limb (arms stay unrecorded).
+  std::array<Leg, 4> Summarize(float fps, float body_height, const PlantRules& rules = {}) const;
+
+ private:
+  std::array<std::vector<glm::vec3>, 4> feet_ms_;
+  std::array<std::vector<bool>, 4> free_;
+};
 
 }  // namespace ikpose::scene

@@ -491,6 +491,20 @@ TEST(BakeCli, LockFeetSaysHowFarEachFootSlidBeforeAndAfter) {
     EXPECT_NE(walk.out.find("before, 0.0 mm after", at), std::string::npos) << walk.out;
     EXPECT_EQ(walk.out.find(" 0.0 mm before", at), std::string::npos) << walk.out;  // it slid
   }
+  // `ikpose trace` of the same clip at the same rate states the same slide before the lock.
+  const ProgramResult trace =
+      RunIkpose({"trace", "--clip", "walk", "--to", "1", "--fps", "30", "--json"});
+  ASSERT_EQ(trace.exit_code, 0) << trace.err;
+  const json feet = json::parse(trace.out)["feet"];
+  for (const char* leg : {"left_leg", "right_leg"}) {
+    ASSERT_TRUE(feet.contains(leg)) << trace.out;
+    EXPECT_EQ(feet[leg]["plants"], 1);
+    char said[64];
+    std::snprintf(said, sizeof(said), "slide %.1f mm before", feet[leg]["slide_mm"].get<double>());
+    EXPECT_NE(walk.out.find(said, walk.out.find(std::string("foot lock ") + leg)),
+              std::string::npos)
+        << said << " in " << walk.out;
+  }
   // The baked feet do not move: read back from the file at several times.
   const std::string foot = Inspect(out)["chains"]["left_leg"]["joints"][2];
   std::vector<double> first;
