@@ -336,7 +336,7 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
 // Baking the situation on screen into an animation file, with a progress bar while it runs.
 void BakeSection(PanelState& state) {
   BakePanel& bake = state.bake;
-  ImGui::TextDisabled("every frame of the clip with the targets on screen, as a .glb clip");
+  ImGui::TextDisabled("the clip as posed on screen, to a .glb");
   if (bake.progress >= 0.0f) {
     const std::string label = std::to_string(static_cast<int>(bake.progress * 100.0f)) + "% of " +
                               std::to_string(bake.frames) + " frames";
