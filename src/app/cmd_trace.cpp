@@ -10,6 +10,7 @@
 
 #include "anim/file_paths.h"
 #include "app/error_line.h"
+#include "app/link_targets.h"
 #include "asset/load_model.h"
 #include "scene/pop_detector.h"
 #include "scene/trace.h"
@@ -101,6 +102,11 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   if (options.from && options.to && *options.from > *options.to) {
     return PrintError(err, "--from must not be after --to", 2);
   }
+  LinkAddress link_address;
+  if (std::string what;
+      !options.link.listen.empty() && !CheckLinkOptions(options.link, &link_address, &what)) {
+    return PrintError(err, what, 2);
+  }
   PosePlan plan;
   PlanError planned;
   if (!PlanPose(options.request, &plan, &planned)) {
@@ -109,6 +115,11 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   std::string error;
   std::vector<scene::TargetKey> keys;
   if (!options.targets.empty() && !scene::ReadTargetsFile(options.targets, &keys, &error)) {
+    return PrintError(err, error);
+  }
+  // --listen: the same lines from a running game (app/link_targets.h).
+  if (!options.link.listen.empty() &&
+      !ReceiveTargets(link_address, options.link.idle_timeout_s, err, &keys, &error)) {
     return PrintError(err, error);
   }
   const fs::path model_path = ChooseModel(options.model, plan.scene_model);

@@ -14,6 +14,8 @@
 // prints the summary, `--fail-on-pop` exits 1 when a pop is found.
 // Why: a game's IK bug report is a path of targets; this turns it into numbers, pops with a
 // cause, and a file the viewer can scrub.
+// `--listen [HOST:]PORT` takes the targets from a running game instead (app/link_targets.h):
+// what it sent before closing the connection is reported as the same lines in a file would be.
 // Limits: at most scene::kMaxTraceFrames frames; --fps in 1..1000. Usage errors exit 2, files
 // that cannot be read or solved exit 1.
 #pragma once
@@ -22,6 +24,7 @@
 #include <optional>
 #include <ostream>
 
+#include "app/link_listener.h"
 #include "app/pose_plan.h"
 
 namespace ikpose::app {
@@ -30,6 +33,7 @@ struct TraceOptions {
   std::filesystem::path model;    // empty: the scene's model, else the bundled character
   PoseRequest request;            // --scene, --clip, --policy (no targets, poles or time)
   std::filesystem::path targets;  // --targets PATH.jsonl; empty for none
+  LinkOptions link;               // --listen [HOST:]PORT (instead of --targets), --idle-timeout
   std::optional<double> from;     // --from T0, seconds
   std::optional<double> to;       // --to T1, seconds
   double fps = 60.0;              // --fps N

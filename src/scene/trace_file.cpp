@@ -201,10 +201,12 @@ bool ReadSample(LineReader& r, const Json& j, const std::string& path, LimbSampl
          r.Bool(j, "softened", path, &s->softened);
 }
 
-// Calls `each(json, line_number, reader)` for every non-blank line of `text`, after the bounds.
+// Calls `each(json, line_number, reader)` for every non-blank line of `text`, after the bounds;
+// `text`'s first line is numbered `first_line`.
 template <typename Each>
-bool ForEachLine(std::string_view text, const std::string& name, std::string* error, Each each) {
-  int number = 0;
+bool ForEachLine(std::string_view text, const std::string& name, std::string* error, Each each,
+                 int first_line = 1) {
+  int number = first_line - 1;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -365,35 +367,54 @@ bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
   return ParseTrace(text, path.string(), header, frames, error);
 }
 
+namespace {
+
+// One line of a targets file, appended to `keys` (its time after the last key's).
+void ReadTargetKey(const Json& j, LineReader& r, std::vector<TargetKey>* keys) {
+  TargetKey key;
+  if (!r.Number(j, "time", "", &key.time)) return;
+  if (!keys->empty() && !(key.time > keys->back().time)) {
+    r.Fail("time", "not after the previous line's");
+    return;
+  }
+  const Json* limbs = r.Member(j, "limbs", "limbs");
+  if (!limbs || !r.Object(*limbs, "limbs")) return;
+  for (const auto& [limb_name, value] : limbs->items()) {
+    const std::optional<anim::Limb> limb = LimbNamed(limb_name);
+    if (!limb) {
+      r.Fail("limbs." + limb_name, "unknown limb (left_arm, right_arm, left_leg, right_leg)");
+      return;
+    }
+    if (!ReadInput(r, value, "limbs." + limb_name + ".", &key.limbs[static_cast<int>(*limb)])) {
+      return;
+    }
+  }
+  keys->push_back(key);
+}
+
+}  // namespace
+
 bool ParseTargets(std::string_view text, const std::string& name, std::vector<TargetKey>* keys,
                   std::string* error) {
   keys->clear();
-  const bool ok = ForEachLine(text, name, error, [&](const Json& j, int, LineReader& r) {
-    TargetKey key;
-    if (!r.Number(j, "time", "", &key.time)) return;
-    if (!keys->empty() && !(key.time > keys->back().time)) {
-      r.Fail("time", "not after the previous line's");
-      return;
-    }
-    const Json* limbs = r.Member(j, "limbs", "limbs");
-    if (!limbs || !r.Object(*limbs, "limbs")) return;
-    for (const auto& [limb_name, value] : limbs->items()) {
-      const std::optional<anim::Limb> limb = LimbNamed(limb_name);
-      if (!limb) {
-        r.Fail("limbs." + limb_name, "unknown limb (left_arm, right_arm, left_leg, right_leg)");
-        return;
-      }
-      if (!ReadInput(r, value, "limbs." + limb_name + ".", &key.limbs[static_cast<int>(*limb)])) {
-        return;
-      }
-    }
-    keys->push_back(key);
-  });
+  const bool ok = ForEachLine(
+      text, name, error, [&](const Json& j, int, LineReader& r) { ReadTargetKey(j, r, keys); });
   if (ok && keys->empty()) {
     *error = name + ": no targets (one JSON object a line: {\"time\": t, \"limbs\": {...}})";
     return false;
   }
   return ok;
+}
+
+bool ParseTargetsLine(std::string_view line, int number, const std::string& name,
+                      std::vector<TargetKey>* keys, std::string* error) {
+  if (line.find('\n') != std::string_view::npos) {
+    *error = name + ":" + std::to_string(number) + ": more than one line";
+    return false;
+  }
+  return ForEachLine(
+      line, name, error, [&](const Json& j, int, LineReader& r) { ReadTargetKey(j, r, keys); },
+      number);
 }
 
 bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* keys,

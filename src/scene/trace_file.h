@@ -65,12 +65,19 @@ bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
 struct TargetKey {
   float time = 0.f;
   std::array<LimbInput, 4> limbs;  // has_target: on this line
+
+  bool operator==(const TargetKey&) const = default;
 };
 
 bool ParseTargets(std::string_view text, const std::string& name, std::vector<TargetKey>* keys,
                   std::string* error);
 bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* keys,
                      std::string* error);
+// One line of a targets stream (no newline), numbered `number`, with ParseTargets' checks: a
+// key appended to `keys` (its time after the last one's); a blank line adds nothing. False with
+// one line "<name>:<number>: <field>: <what>". For text that arrives line by line (a live link).
+bool ParseTargetsLine(std::string_view line, int number, const std::string& name,
+                      std::vector<TargetKey>* keys, std::string* error);
 
 // Each limb's latest target (and its pole) at `time`: held from the last line at or before it
 // (0.1 ms of slack for times printed rounded). A limb not placed yet has no target.
