@@ -60,7 +60,7 @@ bool TargetsStream::Finish(std::string* error) {
     *error = error_;
     return false;
   }
-  if (partial_.find_first_not_of(" \t\r") != std::string::npos) {
+  if (!partial_.empty()) {
     // A whole object without its newline is a last line; anything less was cut off.
     if (!ParseTargetsLine(partial_, lines_ + 1, name_, &keys_, error)) {
       if (anim::JsonNestingWithin(partial_, kMaxTraceDepth) && !nlohmann::json::accept(partial_)) {
