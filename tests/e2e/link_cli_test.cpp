@@ -145,6 +145,42 @@ TEST(LinkCli, ANamedPortPrintsNothingButTheReport) {
   EXPECT_EQ(json::parse(r.out)["frames"], 61);
 }
 
+TEST(LinkCli, FramesSentWithTheHeaderArriveAsTheFloatsSent) {
+  const std::string dir = MakeTempDir();
+  Listening live({"--policy", "natural", "--out", dir + "/link.jsonl"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  std::vector<ikpose_link_frame> sent;
+  for (int i = 0; i < 5; ++i) {
+    ikpose_link_frame frame{};
+    frame.time = i / 60.0;
+    ikpose_link_set_target(&frame, IKPOSE_LINK_LEFT_ARM, 0.3f + 0.01f * i, 1.1f, 0.2f / 3.f);
+    ikpose_link_set_pole(&frame, IKPOSE_LINK_LEFT_ARM, 0.3f, 1.1f, -1.f / 7.f);
+    if (i < 2) ikpose_link_set_target(&frame, IKPOSE_LINK_RIGHT_LEG, -0.1f, 0.1f * i, 0.05f);
+    ASSERT_EQ(ikpose_link_send_frame(&link, &frame), 0) << link.error;
+    sent.push_back(frame);
+  }
+  ASSERT_EQ(ikpose_link_close(&link), 0);
+  const ProgramResult r = live.program.Wait(kContractSeconds);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(ReadText(dir + "/link.jsonl"));
+  std::string line;
+  std::getline(lines, line);  // the header
+  for (const ikpose_link_frame& frame : sent) {
+    ASSERT_TRUE(std::getline(lines, line));
+    const json j = json::parse(line);
+    const json& arm = j["limbs"]["left_arm"]["input"];
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(arm["target"][k].get<float>(), frame.limbs[IKPOSE_LINK_LEFT_ARM].target[k]);
+      EXPECT_EQ(arm["pole"][k].get<float>(), frame.limbs[IKPOSE_LINK_LEFT_ARM].pole[k]);
+    }
+    // The right leg's last target holds on the frames that leave it out.
+    const json& leg = j["limbs"]["right_leg"]["input"]["target"];
+    EXPECT_EQ(leg[1].get<float>(), frame.time == 0.0 ? 0.f : 0.1f);
+  }
+  fs::remove_all(dir);
+}
+
 TEST(LinkCli, GarbageLineAfterGoodOnesIsOneErrorNamingItsLineWhileTheGameStaysConnected) {
   Listening live({"--policy", "seed", "--json"});
   ASSERT_NE(live.port, 0);
