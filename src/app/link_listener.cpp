@@ -71,8 +71,9 @@ struct Refusal : std::enable_shared_from_this<Refusal> {
 // One ServeOne call. Handlers hold it by shared_ptr and do nothing once it is done, so that a
 // handler left in the loop after ServeOne returned touches nothing of the caller's.
 struct Session : std::enable_shared_from_this<Session> {
-  Session(asio::io_context& c, tcp::acceptor& a, double idle, const LinkListener::OnBytes& b)
-      : ctx(c), acceptor(a), idle_timeout_s(idle), on_bytes(b), socket(c), timer(c) {}
+  Session(asio::io_context& c, tcp::acceptor& a, double idle, const LinkListener::OnBytes& b,
+          std::string* p)
+      : ctx(c), acceptor(a), idle_timeout_s(idle), on_bytes(b), peer_out(p), socket(c), timer(c) {}
 
   void Finish(bool success, std::string what) {
     if (done) return;
@@ -111,6 +112,7 @@ struct Session : std::enable_shared_from_this<Session> {
         self->socket = std::move(s);
         asio::error_code ignored;
         self->peer = Endpoint(self->socket.remote_endpoint(ignored));
+        *self->peer_out = self->peer;
         self->Arm();
         self->Read();
       }
@@ -136,6 +138,7 @@ struct Session : std::enable_shared_from_this<Session> {
   tcp::acceptor& acceptor;
   double idle_timeout_s;
   const LinkListener::OnBytes& on_bytes;
+  std::string* peer_out;  // the caller's, written on this thread while ServeOne runs
   tcp::socket socket;
   asio::steady_timer timer;
   std::array<char, 64u << 10> buffer{};
@@ -238,7 +241,9 @@ bool LinkListener::ServeOne(double idle_timeout_s, const OnBytes& on_bytes, std:
     *error = "the link is not listening";
     return false;
   }
-  auto session = std::make_shared<Session>(impl_->ctx, impl_->acceptor, idle_timeout_s, on_bytes);
+  peer->clear();
+  auto session =
+      std::make_shared<Session>(impl_->ctx, impl_->acceptor, idle_timeout_s, on_bytes, peer);
   impl_->ctx.restart();
   session->Arm();
   session->Accept();
@@ -249,7 +254,6 @@ bool LinkListener::ServeOne(double idle_timeout_s, const OnBytes& on_bytes, std:
   if (!session->done) session->Finish(false, "stopped");
   asio::error_code ignored;
   impl_->acceptor.cancel(ignored);
-  *peer = session->peer;
   if (!session->ok) *error = session->error;
   return session->ok;
 }

@@ -58,7 +58,8 @@ class LinkListener {
   using OnBytes = std::function<bool(std::string_view bytes, std::string* error)>;
   // Waits for a connection and serves it until the game closes it (true), or until an error,
   // `on_bytes` refusing, Stop(), or `idle_timeout_s` (0: none) without a connection or bytes
-  // (false, with one line). `peer` gets the game's address once connected.
+  // (false, with one line). `peer` gets the game's address as it connects (before its first
+  // bytes reach `on_bytes`).
   bool ServeOne(double idle_timeout_s, const OnBytes& on_bytes, std::string* peer,
                 std::string* error);
   // From any thread: ServeOne returns soon (false, "stopped").

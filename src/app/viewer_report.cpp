@@ -72,6 +72,7 @@ bool WriteViewerReport(const ViewerState& state, std::string* error) {
   asset::Json report = SessionReport(*state.loaded.session);
   if (!state.options.offscreen) report["viewer"] = WindowState(state);
   if (state.timeline.visible) report["viewer"]["timeline"] = TimelineReport(state);
+  if (state.link.receiver) report["viewer"]["link"] = LinkReport(state);
   return anim::WriteFileAtomically(
       state.options.report_path,
       report.dump(2, ' ', false, asset::Json::error_handler_t::replace) + "\n", error);

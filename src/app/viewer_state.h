@@ -18,6 +18,7 @@
 #include "app/ring_drag.h"
 #include "app/target_drag.h"
 #include "app/viewer.h"
+#include "app/viewer_link.h"
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
@@ -67,6 +68,7 @@ struct ViewerState {
   OrbitCamera camera;
   ui::PanelState panel;
   ViewerTimeline timeline;  // viewer_trace.cpp
+  ViewerLink link;          // viewer_link.cpp
   MouseMode mouse = MouseMode::kNone;
   TargetDrag drag;
   RingDrag ring_drag;

@@ -80,4 +80,13 @@ bool TargetsStream::Finish(std::string* error) {
   return true;
 }
 
+std::vector<TargetKey> TargetsStream::Take() {
+  std::vector<TargetKey> out(keys_.begin() + static_cast<std::ptrdiff_t>(taken_), keys_.end());
+  if (!keys_.empty()) {
+    keys_.erase(keys_.begin(), keys_.end() - 1);
+    taken_ = 1;
+  }
+  return out;
+}
+
 }  // namespace ikpose::scene

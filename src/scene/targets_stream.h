@@ -34,7 +34,11 @@ class TargetsStream {
   // The sender closed the stream: false when it left half a line or sent no targets.
   bool Finish(std::string* error);
 
+  // Every key so far (a stream that is never Taken from, as `trace --listen` reads it).
   const std::vector<TargetKey>& keys() const { return keys_; }
+  // The keys completed since the last Take, moved out, so that a stream that runs for hours
+  // (the viewer's) holds no more than its newest key.
+  std::vector<TargetKey> Take();
   // Lines completed so far (blank ones included), and bytes received.
   int lines() const { return lines_; }
   std::size_t bytes() const { return bytes_; }
@@ -51,6 +55,7 @@ class TargetsStream {
   bool failed_ = false;
   std::string error_;
   std::vector<TargetKey> keys_;
+  std::size_t taken_ = 0;  // keys_[0..taken_) were taken (the last one stays for the order)
 };
 
 }  // namespace ikpose::scene
