@@ -108,10 +108,12 @@ int Run(int argc, char** argv) {
                        "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
   view_cmd->add_option("--report", view.report_path,
                        "on exit, write the pose report (as pose --json) and the window's state");
-  view_cmd->add_option("--listen", view.listen,
-                       "[HOST:]PORT (HOST default 127.0.0.1, loopback): a running game connects "
-                       "and sends its targets (include/ikpose_link.h); shown live and recorded on "
-                       "the timeline. Port 0: any free port, printed on stderr");
+  view_cmd
+      ->add_option("--listen", view.listen,
+                   "[HOST:]PORT (HOST default 127.0.0.1, loopback): a running game connects and "
+                   "sends its targets (include/ikpose_link.h); shown live and recorded on the "
+                   "timeline. Port 0: any free port, printed on stderr")
+      ->excludes("--trace");
   view_cmd
       ->add_option("--quit-after-frames", view.quit_after_frames,
                    "close after N frames on screen (for timing the start-up)")
