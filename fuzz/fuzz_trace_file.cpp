@@ -1,8 +1,15 @@
 // Fuzz target: trace files and targets files (scene/trace_file.h), from the text on; any input
 // must give frames or one error line, never a crash, a hang or a huge allocation. What is
-// accepted must write back to text that reads back to the same frames.
+// accepted must write back to text that reads back to the same frames. A targets file read
+// line by line into the frame index (ReadTargetsFile, from an in-memory file) must give at
+// every frame what the whole file gives, with at most one key a frame.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +42,31 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)scene::TargetsAt(keys, keys.back().time);
   } else if (error.empty()) {
     __builtin_trap();
+  }
+  // The same text as a file, read into the index for a trace at 30 fps.
+  const int fd = ::memfd_create("targets", MFD_CLOEXEC);
+  if (fd < 0) return 0;
+  if (::write(fd, data, size) != static_cast<ssize_t>(size)) {
+    ::close(fd);
+    return 0;
+  }
+  std::vector<scene::TargetKey> indexed;
+  std::string index_error;
+  const scene::TargetWindow window{30.0, std::nullopt, std::nullopt};
+  const bool read =
+      scene::ReadTargetsFile("/proc/self/fd/" + std::to_string(fd), window, &indexed, &index_error);
+  ::close(fd);
+  if (!read && index_error.empty()) __builtin_trap();
+  if (read && !keys.empty()) {
+    // Every frame of the trace sees what the whole file says.
+    const double from = keys.front().time;
+    const double count = std::floor((keys.back().time - from) * window.fps + 0.01) + 1.0;
+    if (count > scene::kMaxTraceFrames) __builtin_trap();  // should have been refused
+    if (indexed.size() > static_cast<std::size_t>(count) + 1) __builtin_trap();
+    for (int i = 0; i < static_cast<int>(count); ++i) {
+      const float t = static_cast<float>(from + i / window.fps);
+      if (!(scene::TargetsAt(indexed, t) == scene::TargetsAt(keys, t))) __builtin_trap();
+    }
   }
   return 0;
 }

@@ -5,7 +5,7 @@
 file(GLOB_RECURSE files LIST_DIRECTORIES false
      "${ROOT}/src/*" "${ROOT}/cmake/*" "${ROOT}/tests/*" "${ROOT}/bench/*" "${ROOT}/fuzz/*"
      "${ROOT}/tools/*" "${ROOT}/shaders/*" "${ROOT}/.ci/*")
-list(FILTER files EXCLUDE REGEX "/fuzz/corpus/|\\.(glb|png|bin)$")
+list(FILTER files EXCLUDE REGEX "/fuzz/corpus/|/node_modules/|\\.(glb|png|bin)$")
 list(APPEND files "${ROOT}/CMakeLists.txt" "${ROOT}/CMakePresets.json" "${ROOT}/setup.sh"
      "${ROOT}/README.md" "${ROOT}/third_party/CMakeLists.txt" "${ROOT}/docs/DESIGN.md")
 set(missing "")

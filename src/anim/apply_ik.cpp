@@ -61,7 +61,7 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
                      target_ms, limb, options.swivel_range_deg);
     if (result.swivel.valid) {
       job.options.use_pole = true;
-      job.options.pole_ms = 0.5f * (hip_ms + target_ms) + limb * result.swivel.knee_dir_ms;
+      job.options.pole_ms = NaturalPoleMs(result.swivel, hip_ms, target_ms, limb);
       result.policy = KneePolicy::kNatural;
     }
   }

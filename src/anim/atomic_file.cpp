@@ -30,8 +30,11 @@ TempSlot g_slots[TempFileGuard::kMaxTempFiles];
 
 std::mutex g_handler_mutex;
 int g_guards = 0;  // guarded by g_handler_mutex
-struct sigaction g_previous_int {};
-struct sigaction g_previous_term {};
+// The signals whose default action ends the process: a hang-up (the terminal closed), quit,
+// a broken pipe (a reader of stdout went away) as well as an interrupt or termination.
+constexpr int kGuardedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+constexpr int kGuardedCount = sizeof kGuardedSignals / sizeof kGuardedSignals[0];
+struct sigaction g_previous[kGuardedCount] = {};
 
 void UnlinkLiveTempFiles() {
   for (TempSlot& slot : g_slots) {
@@ -41,7 +44,9 @@ void UnlinkLiveTempFiles() {
 
 void OnFatalSignal(int signo, siginfo_t* info, void* context) {
   const int saved_errno = errno;
-  const struct sigaction& previous = signo == SIGINT ? g_previous_int : g_previous_term;
+  int which = 0;
+  while (which < kGuardedCount - 1 && kGuardedSignals[which] != signo) ++which;
+  const struct sigaction& previous = g_previous[which];
   // A program that handles the signal itself (the viewer, through SDL, turns it into a quit
   // request) goes on, and so does the write, which cleans up after itself.
   if ((previous.sa_flags & SA_SIGINFO) != 0 && previous.sa_sigaction != nullptr) {
@@ -64,16 +69,17 @@ void InstallHandlers() {
   action.sa_sigaction = OnFatalSignal;
   action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
-  ::sigaction(SIGINT, &action, &g_previous_int);
-  ::sigaction(SIGTERM, &action, &g_previous_term);
-  // A signal the process ignores (nohup, a shell's background job) stays ignored.
-  if (g_previous_int.sa_handler == SIG_IGN) ::sigaction(SIGINT, &g_previous_int, nullptr);
-  if (g_previous_term.sa_handler == SIG_IGN) ::sigaction(SIGTERM, &g_previous_term, nullptr);
+  for (int i = 0; i < kGuardedCount; ++i) {
+    ::sigaction(kGuardedSignals[i], &action, &g_previous[i]);
+    // A signal the process ignores (nohup, a shell's background job) stays ignored.
+    if ((g_previous[i].sa_flags & SA_SIGINFO) == 0 && g_previous[i].sa_handler == SIG_IGN) {
+      ::sigaction(kGuardedSignals[i], &g_previous[i], nullptr);
+    }
+  }
 }
 
 void RestoreHandlers() {
-  ::sigaction(SIGINT, &g_previous_int, nullptr);
-  ::sigaction(SIGTERM, &g_previous_term, nullptr);
+  for (int i = 0; i < kGuardedCount; ++i) ::sigaction(kGuardedSignals[i], &g_previous[i], nullptr);
 }
 
 std::string Failure(const fs::path& path, const std::string& why) {
@@ -182,40 +188,102 @@ TempFileGuard::~TempFileGuard() {
   g_slots[slot_].taken.store(false);
 }
 
-bool WriteFileAtomically(const fs::path& path, std::string_view text, std::string* error) {
-  fs::path dest;
-  if (!Destination(path, &dest, error)) return false;
-  const fs::path dir = dest.has_parent_path() ? dest.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + dest.filename().string() + ".tmp-XXXXXX")).string();
-  // SIGINT/SIGTERM are held back from the file's creation until it is guarded, so no signal
-  // can leave it behind; one that arrived meanwhile is delivered at the unblock, and removes it.
+AtomicFileWriter::~AtomicFileWriter() {
+  Abandon();
+}
+
+void AtomicFileWriter::Abandon() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(temp_.c_str());
+  fd_ = -1;
+  guard_.reset();
+}
+
+bool AtomicFileWriter::Fail(const std::string& why, std::string* error) {
+  Abandon();
+  *error = Failure(path_, why);
+  return false;
+}
+
+bool AtomicFileWriter::Open(const fs::path& path, std::string* error) {
+  Abandon();
+  path_ = path;
+  buffer_.clear();
+  if (!Destination(path, &dest_, error)) return false;
+  const fs::path dir = dest_.has_parent_path() ? dest_.parent_path() : fs::path(".");
+  temp_ = (dir / ("." + dest_.filename().string() + ".tmp-XXXXXX")).string();
+  // The guarded signals are held back from the file's creation until it is guarded, so no
+  // signal can leave it behind; one that arrived meanwhile is delivered at the unblock, and
+  // removes it.
   sigset_t fatal, previous_mask;
   sigemptyset(&fatal);
-  sigaddset(&fatal, SIGINT);
-  sigaddset(&fatal, SIGTERM);
+  for (int signo : kGuardedSignals) sigaddset(&fatal, signo);
   ::pthread_sigmask(SIG_BLOCK, &fatal, &previous_mask);
-  const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+  fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
   const int open_errno = errno;
-  std::optional<TempFileGuard> guard;
-  if (fd >= 0) guard.emplace(temp);
+  if (fd_ >= 0) guard_.emplace(temp_);
   ::pthread_sigmask(SIG_SETMASK, &previous_mask, nullptr);
-  if (fd < 0) {
+  if (fd_ < 0) {
     *error = Failure(path, std::strerror(open_errno));
     return false;
   }
-  const auto fail = [&](const std::string& why) {
-    ::unlink(temp.c_str());
-    *error = Failure(path, why);
-    return false;
-  };
-  if (::fchmod(fd, ModeFor(dest)) != 0 || !WriteAll(fd, text) || ::fsync(fd) != 0) {
-    const std::string why = std::strerror(errno);
-    ::close(fd);
-    return fail(why);
-  }
-  if (::close(fd) != 0) return fail(std::strerror(errno));
-  if (::rename(temp.c_str(), dest.c_str()) != 0) return fail(std::strerror(errno));
+  if (::fchmod(fd_, ModeFor(dest_)) != 0) return Fail(std::strerror(errno), error);
   return true;
+}
+
+bool AtomicFileWriter::Write(std::string_view bytes, std::string* error) {
+  if (fd_ < 0) {
+    *error = Failure(path_, "not open");
+    return false;
+  }
+  // Small pieces (a trace's lines) are gathered, so a long file costs few system calls.
+  constexpr std::size_t kBufferBytes = 1u << 16;
+  if (buffer_.size() + bytes.size() <= kBufferBytes) {
+    buffer_.append(bytes);
+    return true;
+  }
+  if (!WriteAll(fd_, buffer_)) return Fail(std::strerror(errno), error);
+  buffer_.clear();
+  if (bytes.size() >= kBufferBytes) {
+    if (!WriteAll(fd_, bytes)) return Fail(std::strerror(errno), error);
+  } else {
+    buffer_.append(bytes);
+  }
+  return true;
+}
+
+bool AtomicFileWriter::Commit(std::string* error) {
+  if (fd_ < 0) {
+    *error = Failure(path_, "not open");
+    return false;
+  }
+  if (!WriteAll(fd_, buffer_) || ::fsync(fd_) != 0) return Fail(std::strerror(errno), error);
+  buffer_.clear();
+  buffer_.shrink_to_fit();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(temp_.c_str());
+    guard_.reset();
+    *error = Failure(path_, why);
+    return false;
+  }
+  if (::rename(temp_.c_str(), dest_.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(temp_.c_str());
+    guard_.reset();
+    *error = Failure(path_, why);
+    return false;
+  }
+  guard_.reset();
+  return true;
+}
+
+bool WriteFileAtomically(const fs::path& path, std::string_view text, std::string* error) {
+  AtomicFileWriter writer;
+  return writer.Open(path, error) && writer.Write(text, error) && writer.Commit(error);
 }
 
 }  // namespace ikpose::anim

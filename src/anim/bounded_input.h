@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,16 @@ inline constexpr std::size_t kMaxJsonFileBytes = 16u << 20;
 // `max_bytes` or unreadable; nothing blocks (the file is opened non-blocking and checked first).
 bool ReadRegularFile(const std::filesystem::path& path, std::size_t max_bytes, std::string* text,
                      std::string* error);
+
+// Calls `each` on every line of `path` (without its '\n'), in order, while it returns true;
+// the file must be a regular file of at most `max_bytes` (checked first, as ReadRegularFile
+// does). At most about a megabyte and one line are held at a time: a line longer than
+// `max_line_bytes` is handed on cut to max_line_bytes + 1 bytes (so the caller sees it is too
+// long) and its rest skipped. False with `error` "<path>: <reason>" when the file cannot be
+// read; true when `each` stopped the reading.
+bool ForEachLineOfFile(const std::filesystem::path& path, std::size_t max_bytes,
+                       std::size_t max_line_bytes,
+                       const std::function<bool(std::string_view line)>& each, std::string* error);
 
 // True when no array or object in `json` (brackets outside strings) nests deeper than
 // `max_depth`.

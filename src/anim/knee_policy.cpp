@@ -113,4 +113,9 @@ SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotat
   return choice;
 }
 
+glm::vec3 NaturalPoleMs(const SwivelChoice& choice, const glm::vec3& hip_ms,
+                        const glm::vec3& target_ms, float limb_length) {
+  return 0.5f * (hip_ms + target_ms) + limb_length * choice.knee_dir_ms;
+}
+
 }  // namespace ikpose::anim

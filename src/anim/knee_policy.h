@@ -72,4 +72,9 @@ SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotat
                           const glm::vec3& hip_ms, const glm::vec3& knee_ms,
                           const glm::vec3& target_ms, float limb_length, float range_deg);
 
+// The pole that makes the solver put the knee in `choice.knee_dir_ms`: off the middle of the
+// hip-target segment by one limb length, far enough from the axis that rounding cannot turn it.
+glm::vec3 NaturalPoleMs(const SwivelChoice& choice, const glm::vec3& hip_ms,
+                        const glm::vec3& target_ms, float limb_length);
+
 }  // namespace ikpose::anim

@@ -33,18 +33,6 @@ std::string Length(const anim::Model& model, float length) {
   return text.str();
 }
 
-// The model's clips with the source clip replaced by the bake (or the bake added).
-std::vector<anim::Clip> ClipsWithBake(const anim::Model& model, anim::Clip baked) {
-  std::vector<anim::Clip> clips = model.clips;
-  const int source = anim::FindClip(model, baked.name);
-  if (source >= 0) {
-    clips[static_cast<std::size_t>(source)] = std::move(baked);
-  } else {
-    clips.push_back(std::move(baked));
-  }
-  return clips;
-}
-
 }  // namespace
 
 int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) {
@@ -87,7 +75,11 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
     return PrintError(err, "nothing to bake: give --scene FILE, --clip NAME or --targets FILE", 2);
   }
   const fs::path model_path = ChooseModel(options.model, plan.scene_model);
-  if (const std::string problem = OutputProblem(options.out, model_path); !problem.empty()) {
+  if (const std::string problem =
+          OutputProblem(options.out, {{"the model", model_path},
+                                      {"the scenario file", options.request.scene},
+                                      {"the targets file", bake.targets}});
+      !problem.empty()) {
     return PrintError(err, problem);
   }
   anim::Model model;
@@ -140,13 +132,13 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
   scene::BakeResult result = baker.Finish();
 
   std::vector<std::string> warnings;
-  const std::vector<anim::Clip> clips = ClipsWithBake(model, result.clip);
+  const std::vector<anim::Clip> clips = scene::ClipsWithBake(model, result.clip);
   std::size_t full_bytes = 0;
   if (settings.max_error_ms > 0.f) {
     // The same file with every frame's key, for what the reduction saves.
     try {
       full_bytes = asset::PosedGlb(model, model.skeleton.rest_ls, nullptr,
-                                   ClipsWithBake(model, result.unreduced))
+                                   scene::ClipsWithBake(model, result.unreduced))
                        .size();
     } catch (const asset::ExportError& e) {
       return PrintError(err, e.what());

@@ -2,14 +2,19 @@
 
 #include <algorithm>
 #include <cctype>
+#include <exception>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/cmd_bake.h"
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/pose_report.h"
+#include "asset/export_drops.h"
 #include "asset/export_gltf.h"
+#include "asset/gltf_document.h"
 #include "asset/load_model.h"
 #include "scene/pose_file.h"
 
@@ -28,18 +33,25 @@ std::string Lower(std::string text) {
   return text;
 }
 
+// What the export leaves out of a glTF 2.0 source, field by field (none for other formats).
+std::vector<std::string> SourceDrops(const fs::path& model_path) {
+  try {
+    const asset::GltfDocument source = asset::GltfDocument::Read(model_path);
+    return asset::ExportDrops(source.json);
+  } catch (const std::exception&) {
+    return {};  // not glTF: the loader said what it could not use
+  }
+}
+
 }  // namespace
 
-std::string OutputProblem(const fs::path& out, const fs::path& model_path) {
+std::string OutputProblem(const fs::path& out, const std::vector<NamedInput>& inputs) {
   std::error_code ec;
   const fs::path folder = out.has_parent_path() ? out.parent_path() : ".";
   if (!fs::is_directory(folder, ec)) {
     return "cannot write " + out.string() + ": folder " + folder.string() + " does not exist";
   }
-  if (fs::exists(out, ec) && fs::equivalent(out, model_path, ec)) {
-    return "--out " + out.string() + " is the model itself; choose another file";
-  }
-  return "";
+  return OutputNamesAnInput("--out", out, inputs);
 }
 
 int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err) {
@@ -61,6 +73,9 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
                 "or --clip NAME",
                 2);
   }
+  if (!options.pose.empty() && request.clip) {
+    return Fail(err, "--pose and --clip both give the starting pose; use one", 2);
+  }
   std::string error;
   scene::PoseFile pose_file;
   if (!options.pose.empty() && !scene::ReadPoseFile(options.pose, &pose_file, &error)) {
@@ -71,13 +86,16 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   if (!PlanPose(request, &plan, &planned)) return Fail(err, planned.what, planned.exit_code);
   const std::string clip = plan.request.ClipName();
   if (!options.pose.empty() && !clip.empty()) {
-    return Fail(err, std::string("--pose and a clip (") +
-                         (request.clip ? "--clip" : "from " + request.scene.string()) +
+    return Fail(err, "--pose and a clip (from " + request.scene.string() +
                          ") both give the starting pose; use one");
   }
   const fs::path model_path = ChooseModel(
       options.model, pose_file.ModelPath().empty() ? plan.scene_model : pose_file.ModelPath());
-  if (const std::string problem = OutputProblem(options.out, model_path); !problem.empty()) {
+  if (const std::string problem =
+          OutputProblem(options.out, {{"the model", model_path},
+                                      {"the pose file", options.pose},
+                                      {"the scenario file", request.scene}});
+      !problem.empty()) {
     return Fail(err, problem);
   }
 
@@ -118,6 +136,7 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     }
   }
   for (const std::string& warning : warnings) out << "note: " << warning << "\n";
+  for (const std::string& drop : SourceDrops(model_path)) out << "left out: " << drop << "\n";
   out.flush();
   return 0;
 }

@@ -77,6 +77,12 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
     return Fail(err, planned.what, planned.exit_code);
   }
   const fs::path model_path = ChooseModel(options.model, plan.scene_model);
+  if (const std::string named = OutputNamesAnInput(
+          "--out", options.out,
+          {{"the model", model_path}, {"the scenario file", options.request.scene}});
+      !named.empty()) {
+    return Fail(err, named);
+  }
   anim::Model model;
   std::string error;
   if (!asset::TryLoadModel(model_path, &model, &error)) return Fail(err, error);

@@ -1,8 +1,10 @@
 #include "app/cmd_solve.h"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -124,6 +126,13 @@ json Report(const ik::PositionsReport& rep) {
   return out;
 }
 
+int WriteFailed(std::ostream& err) {
+  const int why = errno;
+  PrintError(err, std::string("cannot write the results to standard output") +
+                      (why != 0 ? std::string(": ") + std::strerror(why) : std::string()));
+  return 1;
+}
+
 }  // namespace
 
 int RunSolve(std::istream& in, std::ostream& out, std::ostream& err, bool pretty) {
@@ -164,8 +173,11 @@ int RunSolve(std::istream& in, std::ostream& out, std::ostream& err, bool pretty
     }
     if (!id.is_null()) result["id"] = id;
     out << (pretty ? result.dump(2) : result.dump()) << "\n";
+    // A full disk or a closed reader: stop at once, the rest would be lost as well.
+    if (!out) return WriteFailed(err);
   }
   out.flush();
+  if (!out) return WriteFailed(err);
   return exit_code;
 }
 

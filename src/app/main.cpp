@@ -2,10 +2,12 @@
 // line on stderr, `ikpose: error: <what>`, with a non-zero exit.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -31,6 +33,13 @@ int Fail(const std::string& what, int code = 1) {
   return ikpose::app::PrintError(std::cerr, what, code);
 }
 
+// A file option given an empty name ("--out ''") would silently mean "none": a usage error.
+const CLI::Validator kFileName(
+    [](std::string& name) {
+      return name.empty() ? std::string("needs a file name") : std::string();
+    },
+    "FILE", "file name");
+
 // "WxH" -> width, height; false for anything else (digits only, no wrap-around: each side
 // is read in full and compared with the range, so 4294967360x64 is refused, not 64x64).
 bool ParseSize(const std::string& text, int* width, int* height) {
@@ -55,8 +64,9 @@ bool ParseSize(const std::string& text, int* width, int* height) {
 // solves, one road.
 void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                            const char* target_help, const char* clip_help) {
-  command->add_option("--scene", request->scene,
-                      "scenario file: its limbs, options, ladder and clip");
+  command
+      ->add_option("--scene", request->scene, "scenario file: its limbs, options, ladder and clip")
+      ->check(kFileName);
   command->add_option("--target", request->targets, target_help);
   command->add_option("--pole", request->poles, "CHAIN=x,y,z pole, model space");
   command->add_option("--policy", request->policies,
@@ -72,9 +82,11 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
 
 // --trace and --frame: a trace file on the timeline (view and render).
 void AddTraceOptions(CLI::App* command, ikpose::app::ViewerOptions* options) {
-  command->add_option("--trace", options->trace_path,
-                      "trace file (ikpose trace --out) to scrub on the timeline; its model, scene, "
-                      "clip and policies unless given");
+  command
+      ->add_option("--trace", options->trace_path,
+                   "trace file (ikpose trace --out) to scrub on the timeline; its model, scene, "
+                   "clip and policies unless given")
+      ->check(kFileName);
   command
       ->add_option("--frame", options->trace_frame,
                    "with --trace: the frame shown first, counted from 0 (a pop there is "
@@ -106,8 +118,10 @@ int Run(int argc, char** argv) {
   AddTraceOptions(view_cmd, &view);
   view_cmd->add_option("--library", view.library_dir,
                        "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
-  view_cmd->add_option("--report", view.report_path,
-                       "on exit, write the pose report (as pose --json) and the window's state");
+  view_cmd
+      ->add_option("--report", view.report_path,
+                   "on exit, write the pose report (as pose --json) and the window's state")
+      ->check(kFileName);
   view_cmd
       ->add_option("--listen", view.listen,
                    "[HOST:]PORT (HOST default 127.0.0.1, loopback): a running game connects and "
@@ -124,15 +138,19 @@ int Run(int argc, char** argv) {
   CLI::App* render_cmd =
       cli.add_subcommand("render", "draw the viewer's frame headlessly into a PNG file");
   render_cmd->add_option("MODEL", render.model_path, "model (default: the bundled character)");
-  render_cmd->add_option("--out", render.screenshot_path, "PNG file to write")->required();
+  render_cmd->add_option("--out", render.screenshot_path, "PNG file to write")
+      ->required()
+      ->check(kFileName);
   render_cmd->add_option("--size", render_size, "image size WxH");
   AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
   AddTraceOptions(render_cmd, &render);
   render_cmd->add_option("--library", render.library_dir,
                          "pose library folder shown in the panel (default: as view)");
-  render_cmd->add_option("--report", render.report_path,
-                         "write the pose report of the image (what pose --json prints)");
+  render_cmd
+      ->add_option("--report", render.report_path,
+                   "write the pose report of the image (what pose --json prints)")
+      ->check(kFileName);
   std::string render_camera;
   render_cmd->add_option("--camera", render_camera,
                          "yaw,pitch,distance in degrees and model units");
@@ -156,7 +174,7 @@ int Run(int argc, char** argv) {
   pose_cmd->add_option("MODEL", pose.model, "model (default: the bundled character)");
   AddPoseRequestOptions(pose_cmd, &pose.request, "CHAIN=x,y,z target, model space",
                         "clip to sample first");
-  pose_cmd->add_option("--out", pose.out, "write the pose as JSON to this file");
+  pose_cmd->add_option("--out", pose.out, "write the pose as JSON to this file")->check(kFileName);
   pose_cmd->add_flag("--json", pose.json, "print JSON");
 
   ikpose::app::ExportOptions export_options;
@@ -164,8 +182,11 @@ int Run(int argc, char** argv) {
       "export", "write the model in a pose as binary glTF (.glb) for Blender or a game engine");
   export_cmd->add_option("MODEL", export_options.model,
                          "model (default: the pose file's, else the bundled character)");
-  export_cmd->add_option("--pose", export_options.pose, "pose file written by `ikpose pose --out`");
-  export_cmd->add_option("--out", export_options.out, "the .glb file to write")->required();
+  export_cmd->add_option("--pose", export_options.pose, "pose file written by `ikpose pose --out`")
+      ->check(kFileName);
+  export_cmd->add_option("--out", export_options.out, "the .glb file to write")
+      ->required()
+      ->check(kFileName);
   AddPoseRequestOptions(export_cmd, &export_options.request,
                         "CHAIN=x,y,z target, model space, solved on top of the pose",
                         "clip to start from (instead of --pose)");
@@ -191,13 +212,17 @@ int Run(int argc, char** argv) {
   CLI::App* trace_cmd = cli.add_subcommand(
       "trace", "replay a situation frame by frame headlessly: per-frame values and pops");
   trace_cmd->add_option("MODEL", trace.model, "model (default: the scene's, else the bundled one)");
-  trace_cmd->add_option("--scene", trace.request.scene,
-                        "scenario file: its limbs, options, ladder and clip");
-  CLI::Option* trace_targets = trace_cmd->add_option(
-      "--targets", trace.targets,
-      "JSON Lines of {\"time\": t, \"limbs\": {\"left_arm\": {\"target\": "
-      "[x,y,z], \"pole\": [x,y,z]}}}, times increasing; a limb's target holds "
-      "until a later line moves it (no interpolation)");
+  trace_cmd
+      ->add_option("--scene", trace.request.scene,
+                   "scenario file: its limbs, options, ladder and clip")
+      ->check(kFileName);
+  CLI::Option* trace_targets =
+      trace_cmd
+          ->add_option("--targets", trace.targets,
+                       "JSON Lines of {\"time\": t, \"limbs\": {\"left_arm\": {\"target\": "
+                       "[x,y,z], \"pole\": [x,y,z]}}}, times increasing; a limb's target holds "
+                       "until a later line moves it (no interpolation)")
+          ->check(kFileName);
   trace_cmd->add_option("--clip", trace.request.clip, "clip to play under the targets");
   trace_cmd->add_option("--from", trace.from,
                         "first time, seconds (default: the first target's, else 0)");
@@ -206,7 +231,8 @@ int Run(int argc, char** argv) {
   trace_cmd->add_option("--fps", trace.fps, "frames a second, 1..1000 (default 60)");
   trace_cmd->add_option("--policy", trace.request.policies,
                         "CHAIN=seed|natural|pole, or one policy for every limb (default natural)");
-  trace_cmd->add_option("--out", trace.out, "write the trace, one JSON line per frame");
+  trace_cmd->add_option("--out", trace.out, "write the trace, one JSON line per frame")
+      ->check(kFileName);
   trace_cmd->add_flag("--json", trace.json, "print the summary as JSON");
   trace_cmd->add_flag("--fail-on-pop", trace.fail_on_pop, "exit 1 when a pop is found");
   CLI::Option* trace_listen =
@@ -295,7 +321,17 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   // Last resort: anything not handled where it happened is still one line and exit 1.
   try {
-    return Run(argc, argv);
+    const int code = Run(argc, argv);
+    // What a command printed must have arrived: a full disk or a closed file behind stdout is
+    // an error, not a silent success.
+    errno = 0;
+    std::cout.flush();
+    if (code == 0 && !std::cout) {
+      const int why = errno;
+      return Fail(std::string("cannot write to standard output") +
+                  (why != 0 ? std::string(": ") + std::strerror(why) : std::string()));
+    }
+    return code;
   } catch (const std::exception& e) {
     return Fail(std::string("internal error: ") + e.what());
   } catch (...) {

@@ -28,6 +28,14 @@ fs::path DefaultModelPath() {
   return DataDir() / "assets" / "character.glb";
 }
 
+fs::path BakedExportPath(const fs::path& scene, const fs::path& model, const std::string& clip) {
+  std::string name = model.stem().string() + "-" + (clip.empty() ? "ik" : clip) + "-baked.glb";
+  for (char& c : name) {
+    if (c == '/' || c == '\\') c = '_';  // a clip name is not a folder
+  }
+  return scene.empty() ? fs::path(name) : scene.parent_path() / name;
+}
+
 fs::path PosedExportPath(const fs::path& scene, const fs::path& model) {
   const std::string name = model.stem().string() + "-posed.glb";
   return scene.empty() ? fs::path(name) : scene.parent_path() / name;

@@ -1,6 +1,8 @@
 #include "app/pose_plan.h"
 
 #include <cmath>
+#include <set>
+#include <system_error>
 
 #include "app/chain_point.h"
 #include "app/paths.h"
@@ -21,6 +23,7 @@ bool ParsePoints(const std::vector<std::string>& texts, const char* what,
 
 bool ParsePolicies(const std::vector<std::string>& texts,
                    std::vector<std::pair<std::string, anim::KneePolicy>>* out, std::string* error) {
+  std::set<std::string> given;  // "" for the policy of every limb
   for (const std::string& text : texts) {
     const std::size_t eq = text.rfind('=');
     const std::string chain = eq == std::string::npos ? "" : text.substr(0, eq);
@@ -28,6 +31,11 @@ bool ParsePolicies(const std::vector<std::string>& texts,
     anim::KneePolicy policy;
     if (!anim::ParsePolicy(name, &policy) || (eq != std::string::npos && chain.empty())) {
       *error = "--policy '" + text + "' is not CHAIN=seed|natural|pole or seed|natural|pole";
+      return false;
+    }
+    if (!given.insert(chain).second) {
+      *error = chain.empty() ? "--policy is given twice for every limb; give one"
+                             : "--policy is given twice for " + chain + "; give one";
       return false;
     }
     out->emplace_back(chain, policy);
@@ -83,6 +91,17 @@ std::filesystem::path ChooseModel(const std::filesystem::path& named,
   if (!named.empty()) return named;
   if (!from_file.empty()) return from_file;
   return DefaultModelPath();
+}
+
+std::string OutputNamesAnInput(const std::string& option, const std::filesystem::path& out,
+                               const std::vector<NamedInput>& inputs) {
+  if (out.empty()) return "";
+  for (const NamedInput& input : inputs) {
+    std::error_code ec;
+    if (input.path.empty() || !std::filesystem::equivalent(out, input.path, ec) || ec) continue;
+    return option + " " + out.string() + " is " + input.what + " itself; choose another file";
+  }
+  return "";
 }
 
 }  // namespace ikpose::app

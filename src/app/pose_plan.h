@@ -47,4 +47,18 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error);
 std::filesystem::path ChooseModel(const std::filesystem::path& named,
                                   const std::filesystem::path& from_file);
 
+// A file a command reads, and how the error names it ("the model", "the scenario file").
+struct NamedInput {
+  std::string what;
+  std::filesystem::path path;
+};
+
+// Empty when `out` (given with `option`, "--out" say) is none of `inputs`; else the one line
+// that refuses it. An output that names an input would replace what it is made from, so every
+// command checks this before it reads anything. Files are compared as the system sees them
+// (links and other spellings of one file are caught); a file that does not exist yet is not
+// an input.
+std::string OutputNamesAnInput(const std::string& option, const std::filesystem::path& out,
+                               const std::vector<NamedInput>& inputs);
+
 }  // namespace ikpose::app

@@ -79,12 +79,29 @@ asset::Json SessionReport(const scene::PosingSession& session) {
   asset::Json report = asset::PoseReport(session.model(), session.base_pose(), session.pose(),
                                          SolvedChains(session));
   if (session.mirror != anim::MirrorMode::kOff) report["mirror"] = MirrorReport(session);
+  if (session.ladder_enabled) {
+    // The ladder as drawn this frame (scrolled when it follows a climbing clip), so a script can
+    // draw or check rungs where the window has them.
+    const scene::Ladder& ladder = session.shown_ladder();
+    report["ladder"] = {{"base_ms", asset::ToJson(ladder.base_ms)},
+                        {"rung_spacing", ladder.rung_spacing},
+                        {"rung_count", ladder.rung_count},
+                        {"rail_width", ladder.rail_width},
+                        {"rung_radius", ladder.rung_radius},
+                        {"first_rung_height", ladder.first_rung_height},
+                        {"follows_clip", session.ladder_follows_clip}};
+  }
   return report;
 }
 
 std::string MirrorWarning(const scene::PosingSession& session) {
   const anim::MirrorMap& map = session.mirror_map();
-  if (session.mirror == anim::MirrorMode::kOff || map.symmetric()) return "";
+  if (session.mirror == anim::MirrorMode::kOff) return "";
+  if (map.pairs_by_name + map.pairs_by_structure == 0) {
+    return "mirror " + std::string(anim::MirrorModeName(session.mirror)) +
+           " did nothing: this rig has no left/right pairs";
+  }
+  if (map.symmetric()) return "";
   const anim::AsymmetricBone* worst = &map.asymmetric.front();
   for (const anim::AsymmetricBone& a : map.asymmetric) {
     if (a.off > worst->off) worst = &a;

@@ -23,7 +23,8 @@ std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session
 
 asset::Json SessionReport(const scene::PosingSession& session);
 
-// With a mirror on and an asymmetric rest: one line saying so (mirrored anyway); else "".
+// With a mirror on and an asymmetric rest: one line saying so (mirrored anyway); on a rig
+// without left/right pairs, one line saying nothing was mirrored; else "".
 std::string MirrorWarning(const scene::PosingSession& session);
 
 }  // namespace ikpose::app

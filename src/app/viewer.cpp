@@ -148,6 +148,14 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   state.request = std::move(plan.request);
   state.scene_path = state.options.request.scene.string();
   const std::string model_path = ChooseModel(state.options.model_path, plan.scene_model).string();
+  const std::vector<NamedInput> inputs = {{"the model", model_path},
+                                          {"the scenario file", state.options.request.scene},
+                                          {"the trace file", state.options.trace_path}};
+  for (const auto& [option, out] : {std::pair{"--out", state.options.screenshot_path},
+                                    std::pair{"--report", state.options.report_path}}) {
+    *error = OutputNamesAnInput(option, out, inputs);
+    if (!error->empty()) return false;
+  }
   // The file is read on another thread while SDL and the GL driver start: both take tens of
   // milliseconds, and the first frame waits for the slower of the two, not their sum.
   std::future<ParsedModel> parsed = std::async(std::launch::async, ParseModel, model_path);
@@ -233,6 +241,7 @@ void Frame(ViewerState& state, float seconds) {
   ImGui::Render();
   ApplyCommands(state);
   ApplyTimelineCommands(state);
+  StepBake(state);
 
   // Pose: the clip moves on, then base pose + IK, then the GPU palette.
   scene::PosingSession& session = *state.loaded.session;  // "load scene" may have replaced it

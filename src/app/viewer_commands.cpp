@@ -173,6 +173,12 @@ void ApplyCommands(ViewerState& state) {
       case Command::kMirrorOff:
       case Command::kMirrorLeftToRight:
       case Command::kMirrorRightToLeft:
+      case Command::kBakeClip:
+        StartBake(state);
+        break;
+      case Command::kCancelBake:
+        CancelBake(state);
+        break;
       case Command::kToggleFlip: {
         using anim::MirrorMode;
         constexpr MirrorMode kModes[] = {MirrorMode::kOff, MirrorMode::kLeftToRight,

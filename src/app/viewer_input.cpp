@@ -114,6 +114,7 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
   if (ctrl && key.sym == SDLK_z)
     return commands.push_back(shift ? ui::Command::kRedo : ui::Command::kUndo);
   if (ctrl && key.sym == SDLK_y) return commands.push_back(ui::Command::kRedo);
+  if (ctrl && key.sym == SDLK_b) return commands.push_back(ui::Command::kBakeClip);
   // The views as Blender's numpad; the digits above the letters do the same (laptops).
   switch (key.sym) {
     case SDLK_KP_1:

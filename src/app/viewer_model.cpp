@@ -37,6 +37,7 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
     next.height = bounds.max.y - bounds.min.y;
     next.floor_y = bounds.min.y;
   }
+  CancelBake(state);  // it poses the model being replaced
   state.loaded = std::move(next);
   state.panel.model_label = std::filesystem::path(path).filename().string();
   state.panel.model_height = state.loaded.height;

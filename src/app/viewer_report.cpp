@@ -70,7 +70,12 @@ asset::Json WindowState(const ViewerState& state) {
 
 bool WriteViewerReport(const ViewerState& state, std::string* error) {
   asset::Json report = SessionReport(*state.loaded.session);
-  if (!state.options.offscreen) report["viewer"] = WindowState(state);
+  if (!state.options.offscreen) {
+    report["viewer"] = WindowState(state);
+    report["viewer"]["bake"] = {{"running", state.bake.baker != nullptr},
+                                {"last_file", state.bake.last_file},
+                                {"frames", state.bake.last_frames}};
+  }
   if (state.timeline.visible) report["viewer"]["timeline"] = TimelineReport(state);
   if (state.link.receiver) report["viewer"]["link"] = LinkReport(state);
   return anim::WriteFileAtomically(

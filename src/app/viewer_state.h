@@ -23,6 +23,7 @@
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
 #include "render/thumbnail.h"
+#include "scene/bake.h"
 #include "scene/pose_library.h"
 #include "scene/posing_request.h"
 #include "scene/posing_session.h"
@@ -48,6 +49,14 @@ struct LoadedModel {
   float floor_y = 0.0f;
 };
 
+// A bake running a few frames per drawn frame (viewer_bake.cpp), and what the last one wrote.
+struct ViewerBake {
+  std::unique_ptr<scene::Baker> baker;  // null when none runs
+  std::filesystem::path out;
+  std::string last_file;  // the last file written, "" for none
+  int last_frames = 0;
+};
+
 // Members are destroyed in reverse order, so every GL object below `window` goes before the
 // context does.
 struct ViewerState {
@@ -68,7 +77,8 @@ struct ViewerState {
   OrbitCamera camera;
   ui::PanelState panel;
   ViewerTimeline timeline;  // viewer_trace.cpp
-  ViewerLink link;          // viewer_link.cpp
+  ViewerBake bake;
+  ViewerLink link;  // viewer_link.cpp
   MouseMode mouse = MouseMode::kNone;
   TargetDrag drag;
   RingDrag ring_drag;
@@ -100,6 +110,13 @@ float FacingYawDeg(const ViewerState& state);
 // viewer_commands.cpp: applies the panel's and the keys' commands in order, each edit as one
 // undo step, and clears them.
 void ApplyCommands(ViewerState& state);
+
+// viewer_bake.cpp: starts a bake of what is on screen over its clip (a scenario captured from
+// the session, so it is the one road's bake, as `ikpose export --scene S --bake`), steps it for
+// a few milliseconds each frame, writes the file when done; cancelling writes nothing.
+void StartBake(ViewerState& state);
+void StepBake(ViewerState& state);
+void CancelBake(ViewerState& state);
 
 // viewer_library.cpp: opens the library folder (--library, else the per-user default) and
 // uploads its thumbnails; applies a library or hand command (`editing`: a widget is held, so a

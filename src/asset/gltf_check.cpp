@@ -49,6 +49,7 @@ class Checker {
     CheckImages();
     CheckBuffers();
     CheckAccessors();
+    CheckSamplerValues();
     CheckSkins();
     GltfCheckResult result;
     result.changed = changed_;
@@ -258,6 +259,28 @@ class Checker {
         }
         const GltfJson& target = channels[c].value("target", GltfJson::object());
         Ref(target, "node", "nodes", channel + ".target");
+      }
+    }
+  }
+
+  // The importer reads keys x values-per-key from a sampler's output without looking at its
+  // count: a CUBICSPLINE key is three values (in-tangent, value, out-tangent), others one.
+  void CheckSamplerValues() {
+    const GltfJson& animations = Array(root_, "animations");
+    for (std::size_t a = 0; a < animations.size(); ++a) {
+      const GltfJson& samplers = animations[a].value("samplers", GltfJson::array());
+      for (std::size_t s = 0; s < samplers.size(); ++s) {
+        const std::string sampler = Name("animations", a) + ".samplers[" + std::to_string(s) + "]";
+        const GltfJson& how = samplers[s].value("interpolation", GltfJson("LINEAR"));
+        const bool cubic = how.is_string() && how.get<std::string>() == "CUBICSPLINE";
+        const std::uint64_t keys = doc_.Layout(samplers[s]["input"].get<int>()).count;
+        const std::uint64_t values = doc_.Layout(samplers[s]["output"].get<int>()).count;
+        if (values < keys * (cubic ? 3 : 1)) {
+          Fail(sampler + ".output: " + std::to_string(values) + " values for " +
+               std::to_string(keys) + " keys; " +
+               (cubic ? "CUBICSPLINE needs three a key (in-tangent, value, out-tangent)"
+                      : "at least one a key"));
+        }
       }
     }
   }

@@ -7,12 +7,16 @@
 #include <assimp/DefaultLogger.hpp>
 #include <assimp/Importer.hpp>
 #include <assimp/LogStream.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
+#include <string_view>
 
+#include "anim/bounded_input.h"
+#include "asset/format_precheck.h"
 #include "asset/gltf_check.h"
 #include "asset/read_file.h"
 
@@ -131,17 +135,24 @@ bool MayBeGltf(const fs::path& path) {
 }
 
 // glTF 1.0 (a version-1 GLB header, or "asset": {"version": "1.x"}) goes to assimp as it is.
-bool IsGltf1(const std::vector<std::uint8_t>& bytes) {
-  return IsGlb(bytes) && bytes.size() >= 8 && bytes[4] == 1 && bytes[5] == 0;
-}
-
-bool IsGltf1(const GltfJson& json) {
-  const GltfJson asset = json.value("asset", GltfJson::object());
-  const GltfJson version = asset.is_object() ? asset.value("version", GltfJson()) : GltfJson();
-  if (version.is_number()) return version.get<double>() < 2.0;
-  if (version.is_string()) return version.get<std::string>().rfind('1', 0) == 0;
+template <typename Json>
+bool IsGltf1(const Json& json) {
+  const Json asset = json.value("asset", Json::object());
+  const Json version = asset.is_object() ? asset.value("version", Json()) : Json();
+  if (version.is_number()) return version.template get<double>() < 2.0;
+  if (version.is_string()) return version.template get<std::string>().rfind('1', 0) == 0;
   // Without a version: glTF 1.0 keeps its objects in dictionaries, 2.0 in arrays.
   return json.contains("nodes") && json["nodes"].is_object();
+}
+
+bool IsGltf1(const std::vector<std::uint8_t>& bytes) {
+  if (IsGlb(bytes)) return bytes.size() >= 8 && bytes[4] == 1 && bytes[5] == 0;
+  // A .gltf: told apart with a sorted-map parse before GltfDocument's order-keeping one, whose
+  // lookups are linear (100,000 node ids in a 1.0 dictionary would take minutes).
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  if (!anim::JsonNestingWithin(text)) return false;  // GltfDocument says what is wrong
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  return !json.is_discarded() && json.is_object() && IsGltf1(json);
 }
 
 // assimp's file access for a glTF: the model's (possibly amended) bytes from memory under a
@@ -245,8 +256,18 @@ ImportedScene ImportScene(const fs::path& path, const LoadOptions& options) {
     } catch (const GltfError& e) {
       throw LoadError(path.string() + ": " + e.what());
     }
+    if (out.gltf_version == 1) {
+      if (const std::string problem1 = PrecheckGltf1(bytes); !problem1.empty()) {
+        throw LoadError(path.string() + ": " + problem1);
+      }
+    }
   }
   if (out.gltf_version == 0 && LowerExtension(path) == ".off") CheckOffHeader(path);
+  if (out.gltf_version == 0) {
+    if (const std::string problem = PrecheckModelFile(path); !problem.empty()) {
+      throw LoadError(path.string() + ": " + problem);
+    }
+  }
 
   std::vector<std::string> log;
   {

@@ -36,6 +36,17 @@ int BakeFrameCount(double from, double to, double fps) {
   return static_cast<int>(count);
 }
 
+std::vector<anim::Clip> ClipsWithBake(const anim::Model& model, anim::Clip baked) {
+  std::vector<anim::Clip> clips = model.clips;
+  const int source = anim::FindClip(model, baked.name);
+  if (source >= 0) {
+    clips[static_cast<std::size_t>(source)] = std::move(baked);
+  } else {
+    clips.push_back(std::move(baked));
+  }
+  return clips;
+}
+
 Baker::Baker(const anim::Model& model, PosingRequest base, BakeSettings settings)
     : model_(&model), base_(std::move(base)), settings_(std::move(settings)) {
   clip_name_ = base_.ClipName();
@@ -100,6 +111,7 @@ bool Baker::Step(std::string* error) {
   }
   // A foot lock: the frame again with each locked foot's target on its plant.
   bool moved = false;
+  const float fps = static_cast<float>(settings_.fps);
   for (anim::Limb limb : anim::kLimbs) {
     const int l = static_cast<int>(limb);
     const LockWeight& w =
@@ -107,8 +119,8 @@ bool Baker::Step(std::string* error) {
     if (w.plant < 0 || !(w.weight > 0.f)) continue;
     LimbTarget& target = session->target(limb);
     const glm::vec3 clip_ms = feet_ms_[l][static_cast<std::size_t>(frame)];
-    target.target_ms =
-        glm::mix(clip_ms, plants_[l][static_cast<std::size_t>(w.plant)].point_ms, w.weight);
+    target.target_ms = glm::mix(
+        clip_ms, plants_[l][static_cast<std::size_t>(w.plant)].PointAt(frame, fps), w.weight);
     target.given = true;
     target.options.end_rotation = ik::EndRotation::kKeepModel;
     moved = true;
@@ -142,7 +154,7 @@ void Baker::FindLocks() {
     const anim::LimbChain& chain = model_->chains[limb];
     const float reach = (chain.upper_length + chain.lower_length) * 0.9999f;
     for (Plant& plant : plants_[l]) {
-      plant.point_ms = ReachablePoint(plant.point_ms, hips_ms_[l], plant, reach);
+      plant.point_ms = ReachablePoint(plant.point_ms, hips_ms_[l], plant, reach, fps);
     }
     weights_[l] = LockWeights(plants_[l], frame_count_, free_[l], fps, settings_.plant_rules);
     locked_ms_[l] = feet_ms_[l];
@@ -198,8 +210,10 @@ BakeResult Baker::Finish() {
     if (!report.asked) continue;
     report.plants = static_cast<int>(plants_[l].size());
     for (const LockWeight& w : weights_[l]) report.locked_frames += w.plant >= 0 ? 1 : 0;
-    report.slide_before_ms = Slide(feet_ms_[l], plants_[l]);
-    report.slide_after_ms = Slide(locked_ms_[l].empty() ? feet_ms_[l] : locked_ms_[l], plants_[l]);
+    const float fps = static_cast<float>(settings_.fps);
+    report.slide_before_ms = Slide(feet_ms_[l], plants_[l], fps);
+    report.slide_after_ms =
+        Slide(locked_ms_[l].empty() ? feet_ms_[l] : locked_ms_[l], plants_[l], fps);
   }
   if (settings_.max_error_ms > 0.f) {
     result.unreduced = clip;

@@ -60,6 +60,10 @@ struct BakeResult {
   std::array<FootLockReport, 4> feet;  // by anim::Limb
 };
 
+// The model's clips with the source clip replaced by `baked` (or `baked` added): what a baked
+// file holds.
+std::vector<anim::Clip> ClipsWithBake(const anim::Model& model, anim::Clip baked);
+
 class Baker {
  public:
   // `model` must outlive the baker. Check the settings with BakeFrameCount first.

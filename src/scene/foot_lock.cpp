@@ -19,18 +19,34 @@ std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vec
   const float near = rules.height_fraction * body_height;
   const float still = rules.speed_fraction * body_height;
   const int min_frames = std::max(2, static_cast<int>(std::ceil(rules.min_seconds * fps)));
-  // A frame's speed from its neighbours (central difference; one-sided at the ends).
-  auto speed = [&](int i) {
+  // A frame's velocity from its neighbours (central difference; one-sided at the ends).
+  auto velocity = [&](int i) {
     const int a = std::max(0, i - 1);
     const int b = std::min(n - 1, i + 1);
-    return glm::length(foot_ms[static_cast<std::size_t>(b)] -
-                       foot_ms[static_cast<std::size_t>(a)]) *
-           fps / static_cast<float>(b - a);
+    return (foot_ms[static_cast<std::size_t>(b)] - foot_ms[static_cast<std::size_t>(a)]) * fps /
+           static_cast<float>(b - a);
   };
-  auto planted = [&](int i) {
+  auto low = [&](int i) {
     const std::size_t k = static_cast<std::size_t>(i);
-    return free[k] && foot_ms[k].y <= lowest + near && speed(i) < still;
+    return free[k] && foot_ms[k].y <= lowest + near;
   };
+  // The ground's speed: the median horizontal velocity of the low frames.
+  std::vector<float> xs, zs;
+  for (int i = 0; i < n; ++i) {
+    if (!low(i)) continue;
+    const glm::vec3 v = velocity(i);
+    xs.push_back(v.x);
+    zs.push_back(v.z);
+  }
+  glm::vec3 ground(0.f);
+  if (!xs.empty()) {
+    const std::size_t mid = xs.size() / 2;
+    std::nth_element(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(mid), xs.end());
+    std::nth_element(zs.begin(), zs.begin() + static_cast<std::ptrdiff_t>(mid), zs.end());
+    ground = glm::vec3(xs[mid], 0.f, zs[mid]);
+    if (glm::length(ground) < still) ground = glm::vec3(0.f);
+  }
+  auto planted = [&](int i) { return low(i) && glm::length(velocity(i) - ground) < still; };
   for (int i = 0; i < n;) {
     if (!planted(i)) {
       ++i;
@@ -39,9 +55,12 @@ std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vec
     int j = i;
     while (j + 1 < n && planted(j + 1)) ++j;
     if (j - i + 1 >= min_frames) {
-      Plant plant{i, j, glm::vec3(0.f)};
+      Plant plant{i, j, glm::vec3(0.f), ground};
       glm::dvec3 sum(0.0);
-      for (int k = i; k <= j; ++k) sum += glm::dvec3(foot_ms[static_cast<std::size_t>(k)]);
+      for (int k = i; k <= j; ++k) {
+        sum += glm::dvec3(foot_ms[static_cast<std::size_t>(k)] -
+                          ground * (static_cast<float>(k - i) / fps));
+      }
       plant.point_ms = glm::vec3(sum / static_cast<double>(j - i + 1));
       plants.push_back(plant);
     }
@@ -51,14 +70,16 @@ std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vec
 }
 
 glm::vec3 ReachablePoint(const glm::vec3& point_ms, std::span<const glm::vec3> hips_ms,
-                         const Plant& plant, float reach) {
+                         const Plant& plant, float reach, float fps) {
   glm::vec3 p = point_ms;
   if (plant.first < 0 || static_cast<std::size_t>(plant.last) >= hips_ms.size() || !(reach > 0.f))
     return p;
   for (int round = 0; round < 64; ++round) {
     bool inside = true;
     for (int i = plant.first; i <= plant.last; ++i) {
-      const glm::vec3 hip = hips_ms[static_cast<std::size_t>(i)];
+      // The hip as seen from the moving ground (the held point is still there).
+      const glm::vec3 hip = hips_ms[static_cast<std::size_t>(i)] -
+                            plant.ground_velocity_ms * (static_cast<float>(i - plant.first) / fps);
       const float d = glm::distance(p, hip);
       if (d > reach) {
         p = hip + (p - hip) * (reach / d);
@@ -93,13 +114,16 @@ std::vector<LockWeight> LockWeights(std::span<const Plant> plants, int frames,
   return weights;
 }
 
-float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants) {
+float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants, float fps) {
   float slide = 0.f;
   for (const Plant& plant : plants) {
     if (plant.first < 0 || static_cast<std::size_t>(plant.last) >= foot_ms.size()) continue;
     const glm::vec3 start = foot_ms[static_cast<std::size_t>(plant.first)];
     for (int i = plant.first; i <= plant.last; ++i) {
-      slide = std::max(slide, glm::distance(foot_ms[static_cast<std::size_t>(i)], start));
+      const glm::vec3 ground_moved =
+          plant.ground_velocity_ms * (static_cast<float>(i - plant.first) / fps);
+      slide = std::max(slide,
+                       glm::distance(foot_ms[static_cast<std::size_t>(i)], start + ground_moved));
     }
   }
   return slide;

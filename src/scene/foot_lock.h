@@ -11,9 +11,13 @@
 // Why: clips often let a planted foot drift by millimetres to centimetres (compression,
 // retargeting, a clip made for another body); a bake with IK can hold it exactly, the way engines'
 // foot locking and ozz's foot-IK sample do, and the numbers before and after say whether it worked.
+// A clip that walks in place (a treadmill: its stance foot slides back at the walking speed) stands
+// on ground that moves: the ground's speed is the median horizontal speed of the foot's low frames
+// (zero when that is below the stillness threshold), "still" is measured against it, and a plant
+// holds the foot to that moving ground (the point moves at the ground's speed), so the baked
+// stance foot slides at exactly the speed the game moves the character, with no jitter.
 // Limits: a plant is found from the path alone (no contact data in glTF); frames where something
-// else drives the leg (a target, the ladder) are never part of a plant. A clip that walks in place
-// (feet sliding back at a steady speed) has no still foot, so nothing is locked.
+// else drives the leg (a target, the ladder) are never part of a plant.
 #pragma once
 
 #include <span>
@@ -33,18 +37,25 @@ struct PlantRules {
 struct Plant {
   int first = 0;  // frames, inclusive
   int last = 0;
-  glm::vec3 point_ms{0.f};  // where the foot is held
+  glm::vec3 point_ms{0.f};            // where the foot is held at `first`
+  glm::vec3 ground_velocity_ms{0.f};  // model units a second: the ground under an in-place clip
+
+  // Where the foot is held at `frame` (the moving ground carries it).
+  glm::vec3 PointAt(int frame, float fps) const {
+    return point_ms + ground_velocity_ms * (static_cast<float>(frame - first) / fps);
+  }
 };
 
 // `free[i]`: frame i's foot is the clip's (nothing else placed it). `fps` > 0.
 std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vector<bool>& free,
                               float fps, float body_height, const PlantRules& rules = {});
 
-// `point_ms` moved the least it must so that a leg of length `reach` from each hip of the plant's
-// frames reaches it (alternating projections onto the balls; the mean of a swaying clip's foot
-// can lie just beyond a straight leg's reach). Unchanged when every hip reaches it.
+// `point_ms` (the plant's point at its first frame) moved the least it must so that a leg of length
+// `reach` from each hip of the plant's frames reaches where the plant holds the foot then
+// (alternating projections onto the balls; the mean of a swaying clip's foot can lie just beyond a
+// straight leg's reach). Unchanged when every hip reaches it.
 glm::vec3 ReachablePoint(const glm::vec3& point_ms, std::span<const glm::vec3> hips_ms,
-                         const Plant& plant, float reach);
+                         const Plant& plant, float reach, float fps);
 
 // Per frame, how far the foot is pulled onto its plant (0..1) and the plant's index (-1: none).
 struct LockWeight {
@@ -55,7 +66,8 @@ std::vector<LockWeight> LockWeights(std::span<const Plant> plants, int frames,
                                     const std::vector<bool>& free, float fps,
                                     const PlantRules& rules = {});
 
-// The largest distance a foot moves from where its plant starts, over all plants (model units).
-float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants);
+// The largest distance a foot moves from where its plant starts (carried by the plant's ground),
+// over all plants (model units).
+float Slide(std::span<const glm::vec3> foot_ms, std::span<const Plant> plants, float fps);
 
 }  // namespace ikpose::scene

@@ -1,7 +1,10 @@
 #include "scene/trace_file.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -201,38 +204,48 @@ bool ReadSample(LineReader& r, const Json& j, const std::string& path, LimbSampl
          r.Bool(j, "softened", path, &s->softened);
 }
 
-// Calls `each(json, line_number, reader)` for every non-blank line of `text`, after the bounds;
-// `text`'s first line is numbered `first_line`.
+// Checks one line (`number` counted from 1) and calls `each(json, number, reader)` on it when it
+// is a non-blank JSON object within the bounds; false with the one-line error.
 template <typename Each>
-bool ForEachLine(std::string_view text, const std::string& name, std::string* error, Each each,
-                 int first_line = 1) {
-  int number = first_line - 1;
+bool OneLine(std::string_view line, int number, const std::string& name, std::string* error,
+             Each& each) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  // Length first: a line read cut short (anim::ForEachLineOfFile) may look blank.
+  if (line.size() <= kMaxTraceLineBytes &&
+      line.find_first_not_of(" \t") == std::string_view::npos) {
+    return true;
+  }
+  LineReader r;
+  if (line.size() > kMaxTraceLineBytes) {
+    r.Fail("", "line longer than " + std::to_string(kMaxTraceLineBytes) + " bytes");
+  } else if (!anim::JsonNestingWithin(line, kMaxTraceDepth)) {
+    r.Fail("", "nested deeper than " + std::to_string(kMaxTraceDepth) + " levels");
+  } else {
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded()) {
+      r.Fail("", "not valid JSON");
+    } else if (r.Object(j, "line")) {
+      each(j, number, r);
+    }
+  }
+  if (!r.ok()) {
+    *error = r.Message(name, number);
+    return false;
+  }
+  return true;
+}
+
+// Calls `each(json, line_number, reader)` for every non-blank line of `text`, after the bounds.
+template <typename Each>
+bool ForEachLine(std::string_view text, const std::string& name, std::string* error, Each each) {
+  int number = 0;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
+    const std::string_view line = text.substr(start, end - start);
     start = end + 1;
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    LineReader r;
-    if (line.size() > kMaxTraceLineBytes) {
-      r.Fail("", "line longer than " + std::to_string(kMaxTraceLineBytes) + " bytes");
-    } else if (!anim::JsonNestingWithin(line, kMaxTraceDepth)) {
-      r.Fail("", "nested deeper than " + std::to_string(kMaxTraceDepth) + " levels");
-    } else {
-      const Json j = Json::parse(line, nullptr, false);
-      if (j.is_discarded()) {
-        r.Fail("", "not valid JSON");
-      } else if (r.Object(j, "line")) {
-        each(j, number, r);
-      }
-    }
-    if (!r.ok()) {
-      *error = r.Message(name, number);
-      return false;
-    }
+    if (!OneLine(line, ++number, name, error, each)) return false;
   }
   return true;
 }
@@ -266,9 +279,15 @@ std::string TraceFrameLine(const TraceFrame& frame) {
 
 bool WriteTraceFile(const std::filesystem::path& path, const TraceHeader& header,
                     const std::vector<TraceFrame>& frames, std::string* error) {
-  std::string text = TraceHeaderLine(header) + "\n";
-  for (const TraceFrame& frame : frames) text += TraceFrameLine(frame) + "\n";
-  return anim::WriteFileAtomically(path, text, error);
+  // Line by line: a long trace is never held whole as text.
+  anim::AtomicFileWriter writer;
+  if (!writer.Open(path, error) || !writer.Write(TraceHeaderLine(header) + "\n", error)) {
+    return false;
+  }
+  for (const TraceFrame& frame : frames) {
+    if (!writer.Write(TraceFrameLine(frame) + "\n", error)) return false;
+  }
+  return writer.Commit(error);
 }
 
 bool ParseTrace(std::string_view text, const std::string& name, TraceHeader* header,
@@ -369,27 +388,49 @@ bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
 
 namespace {
 
-// One line of a targets file, appended to `keys` (its time after the last key's).
-void ReadTargetKey(const Json& j, LineReader& r, std::vector<TargetKey>* keys) {
-  TargetKey key;
-  if (!r.Number(j, "time", "", &key.time)) return;
-  if (!keys->empty() && !(key.time > keys->back().time)) {
+// Reads one line of a targets file into `key`, holding the previous key's targets for the limbs
+// the line does not place; `last_time` is the previous line's time (NaN before the first).
+bool ReadTargetKey(const Json& j, LineReader& r, const TargetKey* previous, float last_time,
+                   TargetKey* key) {
+  *key = previous ? *previous : TargetKey{};
+  if (!r.Number(j, "time", "", &key->time)) return false;
+  if (!std::isnan(last_time) && !(key->time > last_time)) {
     r.Fail("time", "not after the previous line's");
-    return;
+    return false;
   }
   const Json* limbs = r.Member(j, "limbs", "limbs");
-  if (!limbs || !r.Object(*limbs, "limbs")) return;
+  if (!limbs || !r.Object(*limbs, "limbs")) return false;
   for (const auto& [limb_name, value] : limbs->items()) {
     const std::optional<anim::Limb> limb = LimbNamed(limb_name);
     if (!limb) {
       r.Fail("limbs." + limb_name, "unknown limb (left_arm, right_arm, left_leg, right_leg)");
-      return;
+      return false;
     }
-    if (!ReadInput(r, value, "limbs." + limb_name + ".", &key.limbs[static_cast<int>(*limb)])) {
-      return;
-    }
+    LimbInput placed;
+    if (!ReadInput(r, value, "limbs." + limb_name + ".", &placed)) return false;
+    // A limb on a line takes that line's target and pole; an empty entry keeps what it held.
+    if (placed.has_target) key->limbs[static_cast<int>(*limb)] = placed;
   }
-  keys->push_back(key);
+  return true;
+}
+
+std::string NoTargets(const std::string& name) {
+  return name + ": no targets (one JSON object a line: {\"time\": t, \"limbs\": {...}})";
+}
+
+constexpr float kTimeSlack = 1e-4f;  // for times printed rounded
+
+// The first frame (0, 1, ...) of a trace from `from` at `fps` whose time (as the trace computes
+// it, in float) sees a key at `time`. Only for times within a few frames of the trace.
+long FirstFrameSeeing(float time, double from, double fps) {
+  const auto after = [&](long k) {
+    return time > static_cast<float>(from + static_cast<double>(k) / fps) + kTimeSlack;
+  };
+  const double guess = std::ceil((static_cast<double>(time) - from) * fps);
+  long i = guess > 0.0 ? static_cast<long>(guess) : 0;
+  while (i > 0 && !after(i - 1)) --i;
+  while (after(i)) ++i;
+  return i;
 }
 
 }  // namespace
@@ -397,10 +438,15 @@ void ReadTargetKey(const Json& j, LineReader& r, std::vector<TargetKey>* keys) {
 bool ParseTargets(std::string_view text, const std::string& name, std::vector<TargetKey>* keys,
                   std::string* error) {
   keys->clear();
-  const bool ok = ForEachLine(
-      text, name, error, [&](const Json& j, int, LineReader& r) { ReadTargetKey(j, r, keys); });
+  float last_time = std::numeric_limits<float>::quiet_NaN();
+  const bool ok = ForEachLine(text, name, error, [&](const Json& j, int, LineReader& r) {
+    TargetKey key;
+    if (!ReadTargetKey(j, r, keys->empty() ? nullptr : &keys->back(), last_time, &key)) return;
+    last_time = key.time;
+    keys->push_back(key);
+  });
   if (ok && keys->empty()) {
-    *error = name + ": no targets (one JSON object a line: {\"time\": t, \"limbs\": {...}})";
+    *error = NoTargets(name);
     return false;
   }
   return ok;
@@ -412,28 +458,79 @@ bool ParseTargetsLine(std::string_view line, int number, const std::string& name
     *error = name + ":" + std::to_string(number) + ": more than one line";
     return false;
   }
-  return ForEachLine(
-      line, name, error, [&](const Json& j, int, LineReader& r) { ReadTargetKey(j, r, keys); },
-      number);
+  const auto each = [&](const Json& j, int, LineReader& r) {
+    const float last_time =
+        keys->empty() ? std::numeric_limits<float>::quiet_NaN() : keys->back().time;
+    TargetKey key;
+    if (!ReadTargetKey(j, r, keys->empty() ? nullptr : &keys->back(), last_time, &key)) return;
+    keys->push_back(key);
+  };
+  return OneLine(line, number, name, error, each);
 }
 
-bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* keys,
-                     std::string* error) {
-  std::string text;
-  if (!ReadFileBounded(path, &text, error)) return false;
-  return ParseTargets(text, path.string(), keys, error);
+bool ReadTargetsFile(const std::filesystem::path& path, const TargetWindow& window,
+                     std::vector<TargetKey>* keys, std::string* error) {
+  keys->clear();
+  const std::string name = path.string();
+  float last_time = std::numeric_limits<float>::quiet_NaN();
+  double from = window.from.value_or(0.0);
+  long last_frame = -1;  // the frame the last kept key first shows in
+  bool past_the_end = false;
+  bool failed = false;
+  int number = 0;
+  const auto each = [&](const Json& j, int, LineReader& r) {
+    TargetKey key;
+    if (!ReadTargetKey(j, r, keys->empty() ? nullptr : &keys->back(), last_time, &key)) return;
+    last_time = key.time;
+    if (keys->empty()) {
+      if (!window.from) from = key.time;
+      keys->push_back(key);  // the first line alone: its time starts the trace
+      return;
+    }
+    // Past the end of the trace: the rest of the file cannot matter (nor be too long).
+    if (window.to && key.time > *window.to + 1.0 / window.fps) {
+      past_the_end = true;
+      return;
+    }
+    // Frames from `from` to here, counted as the trace counts them.
+    const double frames = std::floor((key.time - from) * window.fps + 0.01) + 1.0;
+    if (frames > kMaxTraceFrames) {
+      std::ostringstream what;  // shortest digits: `from` may be any finite number
+      what << key.time << " s is more than " << kMaxTraceFrames << " frames after " << from
+           << " s at " << window.fps << " fps; give --from and --to to trace part of it";
+      r.Fail("time", what.str());
+      return;
+    }
+    // Keys that first show in the same frame are one key: only frame times are looked up.
+    const long frame = FirstFrameSeeing(key.time, from, window.fps);
+    if (keys->size() > 1 && frame == last_frame) {
+      keys->back() = key;  // holds everything the merged one held, and its later time
+    } else {
+      keys->push_back(key);
+    }
+    last_frame = frame;
+  };
+  const bool read = anim::ForEachLineOfFile(
+      path, kMaxTraceFileBytes, kMaxTraceLineBytes,
+      [&](std::string_view line) {
+        failed = !OneLine(line, ++number, name, error, each);
+        return !failed && !past_the_end;
+      },
+      error);
+  if (!read || failed) return false;
+  if (keys->empty()) {
+    *error = NoTargets(name);
+    return false;
+  }
+  return true;
 }
 
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time) {
-  std::array<LimbInput, 4> now{};
-  constexpr float kSlack = 1e-4f;
-  for (const TargetKey& key : keys) {
-    if (key.time > time + kSlack) break;
-    for (int l = 0; l < 4; ++l) {
-      if (key.limbs[l].has_target) now[l] = key.limbs[l];
-    }
-  }
-  return now;
+  // Each key holds every limb's latest target: the last key at or before `time` is the answer.
+  const auto after = std::upper_bound(keys.begin(), keys.end(), time + kTimeSlack,
+                                      [](float t, const TargetKey& key) { return t < key.time; });
+  if (after == keys.begin()) return {};
+  return std::prev(after)->limbs;
 }
 
 }  // namespace ikpose::scene

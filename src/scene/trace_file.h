@@ -15,14 +15,16 @@
 // come from anywhere, so reading them is bounded: whole files up to kMaxTraceFileBytes, lines up
 // to kMaxTraceLineBytes, nesting up to kMaxTraceDepth, finite numbers only, and a bad line is one
 // error "<file>:<line>: <field>: <what>".
-// Limits: files are read whole into memory (at most kMaxTraceFileBytes); a trace holds at most
-// kMaxTraceFrames frames. Between two lines of a targets file the earlier line's targets hold
-// (no interpolation): a game's IK pass sees the target set that frame.
+// Limits: trace files are read whole into memory (at most kMaxTraceFileBytes), targets files
+// line by line (ReadTargetsFile); a trace holds at most kMaxTraceFrames frames. Between two lines
+// of a targets file the earlier line's targets hold (no interpolation): a game's IK pass sees the
+// target set that frame.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,7 +53,8 @@ struct TraceHeader {
 std::string TraceHeaderLine(const TraceHeader& header);
 std::string TraceFrameLine(const TraceFrame& frame);
 
-// Header and frames through a temporary file renamed into place; false with one line.
+// Header and frames, written line by line through a temporary file renamed into place (the
+// text is never held whole); false with one line.
 bool WriteTraceFile(const std::filesystem::path& path, const TraceHeader& header,
                     const std::vector<TraceFrame>& frames, std::string* error);
 
@@ -61,26 +64,45 @@ bool ParseTrace(std::string_view text, const std::string& name, TraceHeader* hea
 bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
                    std::vector<TraceFrame>* frames, std::string* error);
 
-// One line of a targets file: the limbs it places.
+// One line of a targets file, with every limb's target held at that line: the ones the line
+// places and, for the others, the latest earlier line's (has_target false: not placed yet).
 struct TargetKey {
   float time = 0.f;
-  std::array<LimbInput, 4> limbs;  // has_target: on this line
+  std::array<LimbInput, 4> limbs;
 
   bool operator==(const TargetKey&) const = default;
 };
 
+// Keys in file order (times strictly increasing); false with one line.
 bool ParseTargets(std::string_view text, const std::string& name, std::vector<TargetKey>* keys,
                   std::string* error);
-bool ReadTargetsFile(const std::filesystem::path& path, std::vector<TargetKey>* keys,
-                     std::string* error);
+
+// The frames a trace samples, known before its targets file is read.
+struct TargetWindow {
+  double fps = 60.0;
+  std::optional<double> from;  // else the first line's time
+  std::optional<double> to;    // else the last line's time
+};
+
+// A targets file read line by line, never whole (memory: a megabyte of text and at most one
+// key per frame of the window, and the first and last lines', whatever the file's length). Lines
+// whose keys first show in the same frame of `window` are kept as one key (the later one, holding
+// both), the first line always alone, so keys.front().time and keys.back().time are the first and
+// last lines' times and TargetsAt gives at each frame's time what every line would give. Reading
+// stops at the first line after `window.to`; a line more than kMaxTraceFrames frames after the
+// start is refused at once, before the rest is read. False with one line "<file>:<line>: ...".
+bool ReadTargetsFile(const std::filesystem::path& path, const TargetWindow& window,
+                     std::vector<TargetKey>* keys, std::string* error);
 // One line of a targets stream (no newline), numbered `number`, with ParseTargets' checks: a
-// key appended to `keys` (its time after the last one's); a blank line adds nothing. False with
-// one line "<name>:<number>: <field>: <what>". For text that arrives line by line (a live link).
+// key appended to `keys` (its time after the last one's, holding the last one's targets for the
+// limbs the line leaves out); a blank line adds nothing. False with one line
+// "<name>:<number>: <field>: <what>". For text that arrives line by line (a live link).
 bool ParseTargetsLine(std::string_view line, int number, const std::string& name,
                       std::vector<TargetKey>* keys, std::string* error);
 
 // Each limb's latest target (and its pole) at `time`: held from the last line at or before it
-// (0.1 ms of slack for times printed rounded). A limb not placed yet has no target.
+// (0.1 ms of slack for times printed rounded), found by binary search. A limb not placed yet
+// has no target.
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time);
 
 }  // namespace ikpose::scene

@@ -39,6 +39,8 @@ enum class Command {
   kMirrorLeftToRight,
   kMirrorRightToLeft,
   kToggleFlip,  // the whole pose flipped across the character's plane, or not
+  kBakeClip,    // bake the situation on screen over its clip (PanelState::bake says how)
+  kCancelBake,  // stop a bake before it writes anything
 };
 
 }  // namespace ikpose::ui

@@ -333,6 +333,25 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
   }
 }
 
+// Baking the situation on screen into an animation file, with a progress bar while it runs.
+void BakeSection(PanelState& state) {
+  BakePanel& bake = state.bake;
+  ImGui::TextDisabled("every frame of the clip with the targets on screen, as a .glb clip");
+  if (bake.progress >= 0.0f) {
+    const std::string label = std::to_string(static_cast<int>(bake.progress * 100.0f)) + "% of " +
+                              std::to_string(bake.frames) + " frames";
+    ImGui::ProgressBar(bake.progress, ImVec2(-1.0f, 0.0f), label.c_str());
+    if (ImGui::Button("cancel bake")) state.commands.push_back(Command::kCancelBake);
+    return;
+  }
+  ImGui::InputFloat("fps", &bake.fps, 1.0f, 10.0f, "%.0f");
+  bake.fps = std::clamp(bake.fps, 1.0f, 1000.0f);
+  ImGui::Checkbox("lock left foot", &bake.lock_left_foot);
+  ImGui::SameLine();
+  ImGui::Checkbox("lock right foot", &bake.lock_right_foot);
+  if (ImGui::Button("bake clip (Ctrl+B)")) state.commands.push_back(Command::kBakeClip);
+}
+
 }  // namespace
 
 const char* ReachLabel(ik::Reach reach) {
@@ -392,6 +411,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
   }
   if (ImGui::CollapsingHeader("Mirror")) MirrorSection(*session, state);
+  if (ImGui::CollapsingHeader("Bake clip")) BakeSection(state);
   if (ImGui::CollapsingHeader("View")) {
     const std::pair<const char*, Command> views[] = {
         {"front (1)", Command::kViewFront}, {"back (^1)", Command::kViewBack},

@@ -43,6 +43,15 @@ struct HandsPanel {
   std::string note;
 };
 
+// The bake section: how to bake, and the running bake's progress.
+struct BakePanel {
+  float fps = 30.0f;
+  bool lock_left_foot = false;  // hold the foot where the clip plants it
+  bool lock_right_foot = false;
+  float progress = -1.0f;  // 0..1 while a bake runs, < 0 when none does
+  int frames = 0;          // of the running bake
+};
+
 struct PanelState {
   std::string model_label;  // file name, shown at the top
   std::string renderer;     // GL renderer string, so users know what draws the frame
@@ -58,6 +67,7 @@ struct PanelState {
   const scene::UndoHistory* history = nullptr;  // for the undo/redo row; none hides it
   LibraryPanel library;
   HandsPanel hands;
+  BakePanel bake;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
 };

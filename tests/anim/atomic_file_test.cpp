@@ -227,6 +227,26 @@ TEST(AtomicFile, SigtermRemovesALiveTemporaryFileAndStillKills) {
   fs::remove_all(dir);
 }
 
+TEST(AtomicFile, HangupQuitAndBrokenPipeRemoveALiveTemporaryFileAsSigtermDoes) {
+  const fs::path dir = FreshDir("signals");
+  for (const int signo : {SIGHUP, SIGQUIT, SIGPIPE, SIGINT}) {
+    SCOPED_TRACE(signo);
+    const fs::path temp = dir / ".pose.json.tmp-abcdef";
+    const auto die_mid_write = [&temp, signo] {
+      const rlimit no_core{0, 0};  // SIGQUIT's default action dumps core
+      ::setrlimit(RLIMIT_CORE, &no_core);
+      std::ofstream(temp) << "half";
+      const TempFileGuard guard(temp.string());
+      std::raise(signo);
+      std::_Exit(0);  // not reached: the default action kills
+    };
+    EXPECT_EXIT(die_mid_write(), ::testing::KilledBySignal(signo), "");
+    EXPECT_FALSE(fs::exists(temp));
+  }
+  EXPECT_EQ(EntriesIn(dir), 0u);
+  fs::remove_all(dir);
+}
+
 volatile std::sig_atomic_t g_quit_requested = 0;
 
 TEST(AtomicFile, AProgramThatHandlesSigtermItselfKeepsItsHandlerAndItsWrite) {

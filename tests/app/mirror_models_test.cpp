@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <string>
 
+#include "../anim/test_rigs.h"
 #include "../asset/model_checks.h"
+#include "anim/chains.h"
 #include "anim/mirror.h"
 #include "app/pose_report.h"
 #include "asset/load_model.h"
@@ -188,6 +190,26 @@ TEST(MirrorModel, AsymmetricRestIsReportedAndMirroredAnyway) {
   const glm::vec3 mirrored = map.plane.Reflect(posed.target_ms);
   EXPECT_LT(glm::length(anim::EndPositionMs(s.chain(Limb::kRightArm), s.pose()) - mirrored),
             2.0f * worst);
+}
+
+TEST(MirrorWarning, ARigWithoutLeftRightPairsSaysNothingWasMirrored) {
+  // A single arm, off the middle: no counterpart for any bone, by name or by structure.
+  anim::Model model;
+  const int root = anim::test::AddBone(model.skeleton, "root", -1, {0, 1, 0});
+  const int upper = anim::test::AddBone(model.skeleton, "upper", root, {0.3f, 0, 0});
+  const int lower = anim::test::AddBone(model.skeleton, "lower", upper, {0.3f, 0, 0});
+  anim::test::AddBone(model.skeleton, "end", lower, {0.3f, 0, 0});
+  model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
+  for (const MirrorMode mode : {MirrorMode::kFlip, MirrorMode::kLeftToRight}) {
+    scene::PosingSession session(model);
+    session.mirror = mode;
+    ASSERT_EQ(session.mirror_map().pairs_by_name + session.mirror_map().pairs_by_structure, 0);
+    const std::string warning = app::MirrorWarning(session);
+    EXPECT_NE(warning.find("no left/right pairs"), std::string::npos) << warning;
+    EXPECT_NE(warning.find(std::string(anim::MirrorModeName(mode))), std::string::npos);
+  }
+  scene::PosingSession off(model);
+  EXPECT_EQ(app::MirrorWarning(off), "");
 }
 
 }  // namespace

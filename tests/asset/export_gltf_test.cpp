@@ -650,5 +650,84 @@ INSTANTIATE_TEST_SUITE_P(Models, SharedModelExport,
                            return name;
                          });
 
+// Clips go out as glTF animations with their own interpolation (what a bake writes beside the
+// model's clips) and read back as they were: step, linear and cubic (tangents included).
+TEST_F(PosedExport, ClipsComeBackWithTheirInterpolationTimesAndValues) {
+  const fs::path file = test::DefaultCharacter();
+  if (file.empty()) GTEST_SKIP() << "assets/character.glb does not exist yet; test skipped";
+  const anim::Model model = LoadModel(file);
+  const int arm = model.chains[anim::Limb::kRightArm].upper;
+  const int leg = model.chains[anim::Limb::kLeftLeg].upper;
+  anim::Clip clip;
+  clip.name = "mixed";
+  clip.duration = 1.f;
+  anim::BoneTrack a;
+  a.bone = arm;
+  a.translation.interpolation = anim::Interpolation::kStep;
+  a.translation.times = {0.f, 0.5f, 1.f};
+  const glm::vec3 t0 = model.skeleton.rest_ls[static_cast<std::size_t>(arm)].translation;
+  a.translation.values = {t0, t0 + glm::vec3(0.01f, 0.f, 0.f), t0};
+  a.rotation.times = {0.f, 1.f};
+  a.rotation.values = {glm::quat(1, 0, 0, 0), glm::angleAxis(0.5f, glm::vec3(0, 0, 1))};
+  anim::BoneTrack l;
+  l.bone = leg;
+  l.rotation.interpolation = anim::Interpolation::kCubicSpline;
+  l.rotation.times = {0.f, 1.f};
+  const glm::quat bent = glm::angleAxis(0.4f, glm::vec3(1, 0, 0));
+  l.rotation.values = {glm::quat(0, 0, 0, 0),
+                       glm::quat(1, 0, 0, 0),
+                       glm::quat(0, 0.1f, 0, 0),
+                       glm::quat(0, 0.1f, 0, 0),
+                       bent,
+                       glm::quat(0, 0, 0, 0)};
+  l.scale.times = {0.f, 0.25f};
+  l.scale.values = {glm::vec3(1.f), glm::vec3(1.f, 1.1f, 1.f)};
+  clip.tracks = {a, l};
+  anim::Clip repeated = clip;
+  repeated.name = "repeated";
+  repeated.tracks[0].translation.times = {0.f, 0.5f, 0.5f};
+  std::vector<anim::Clip> clips = model.clips;
+  clips.push_back(clip);
+  clips.push_back(repeated);
+
+  const fs::path out = dir_ / "clips.glb";
+  std::vector<std::string> warnings;
+  std::string error;
+  ASSERT_TRUE(WritePosedGlb(model, model.skeleton.rest_ls, out, &warnings, &error, clips)) << error;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("clip 'repeated' left out"), std::string::npos) << warnings[0];
+  anim::Model back;
+  ASSERT_TRUE(TryLoadModel(out, &back, &error)) << error;
+  ASSERT_EQ(back.clips.size(), model.clips.size() + 1);
+  for (std::size_t c = 0; c + 1 < back.clips.size(); ++c) {
+    EXPECT_EQ(back.clips[c].name, model.clips[c].name);
+    EXPECT_EQ(back.clips[c].tracks.size(), model.clips[c].tracks.size());
+  }
+  const anim::Clip& got = back.clips.back();
+  EXPECT_EQ(got.name, "mixed");
+  EXPECT_FLOAT_EQ(got.duration, 1.f);
+  ASSERT_EQ(got.tracks.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k) {
+    const anim::BoneTrack& want = clip.tracks[k];
+    const anim::BoneTrack& have = got.tracks[k];
+    EXPECT_EQ(back.skeleton.names[static_cast<std::size_t>(have.bone)],
+              model.skeleton.names[static_cast<std::size_t>(want.bone)]);
+    EXPECT_EQ(have.translation.interpolation, want.translation.interpolation);
+    EXPECT_EQ(have.translation.times, want.translation.times);
+    ASSERT_EQ(have.translation.values.size(), want.translation.values.size());
+    for (std::size_t i = 0; i < want.translation.values.size(); ++i) {
+      EXPECT_LT(glm::distance(have.translation.values[i], want.translation.values[i]), 1e-6f);
+    }
+    EXPECT_EQ(have.rotation.interpolation, want.rotation.interpolation);
+    EXPECT_EQ(have.rotation.times, want.rotation.times);
+    ASSERT_EQ(have.rotation.values.size(), want.rotation.values.size());
+    for (std::size_t i = 0; i < want.rotation.values.size(); ++i) {
+      const glm::quat d = have.rotation.values[i] - want.rotation.values[i];
+      EXPECT_LT(glm::length(glm::vec4(d.x, d.y, d.z, d.w)), 1e-6f) << k << " key " << i;
+    }
+    EXPECT_EQ(have.scale.times, want.scale.times);
+  }
+}
+
 }  // namespace
 }  // namespace ikpose::asset

@@ -98,6 +98,23 @@ TEST_F(HostileGltf, AccessorPastItsBufferViewIsRefused) {
               "accessors[0]: 9022000 elements from byte 0 run past the end of bufferViews[");
 }
 
+TEST_F(HostileGltf, ACubicSplineSamplerWithTooFewOutputsIsRefusedBeforeTheImporterReadsPastThem) {
+  // One value a key, as a LINEAR sampler has: CUBICSPLINE needs three (tangents around each).
+  GltfJson& sampler = doc_.json["animations"][0]["samplers"][0];
+  sampler["interpolation"] = "CUBICSPLINE";
+  const int keys = doc_.json["accessors"][sampler["input"].get<int>()]["count"].get<int>();
+  const int values = doc_.json["accessors"][sampler["output"].get<int>()]["count"].get<int>();
+  ASSERT_LT(values, 3 * keys);
+  ExpectError(WriteDoc(), "animations[0].samplers[0].output: " + std::to_string(values) +
+                              " values for " + std::to_string(keys) +
+                              " keys; CUBICSPLINE needs three a key");
+  // A LINEAR sampler short of values is refused too.
+  sampler["interpolation"] = "LINEAR";
+  doc_.json["accessors"][sampler["output"].get<int>()]["count"] = keys - 1;
+  ExpectError(WriteDoc(), "animations[0].samplers[0].output: " + std::to_string(keys - 1) +
+                              " values for " + std::to_string(keys) + " keys; at least one a key");
+}
+
 TEST_F(HostileGltf, BufferViewPastItsBufferIsRefused) {
   doc_.json["bufferViews"][0]["byteLength"] = 2000000000;
   ExpectError(WriteDoc(), "bufferViews[0]: bytes 0 + 2000000000 run past the end of buffers[0]");

@@ -5,6 +5,12 @@
 // leaves no file behind.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -254,6 +260,248 @@ TEST(ExportCli, BadInputGivesOneLineErrorsAndLeavesNoFile) {
                      "tail");
   std::ifstream earlier(out);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(earlier), {}), "earlier export");
+  fs::remove_all(dir);
+}
+
+// --- export --bake ---------------------------------------------------------------------------
+
+// Every joint of `baked` playing `clip` at each time in `times` lies within `tolerance` (times
+// the body's height) of `ikpose pose POSE_ARGS --time t`; returns the largest difference.
+double ExpectBakedIsPose(const fs::path& baked, const std::string& clip,
+                         const std::vector<std::string>& pose_args,
+                         const std::vector<std::string>& times, double tolerance) {
+  const double height = Inspect(baked)["height"].get<double>();
+  double worst = 0;
+  for (const std::string& t : times) {
+    std::vector<std::string> want_args{"pose"};
+    want_args.insert(want_args.end(), pose_args.begin(), pose_args.end());
+    // Without a clip (targets alone) the pose has no time; the bake's frame holds that target.
+    const bool clip_played =
+        std::find(pose_args.begin(), pose_args.end(), "--clip") != pose_args.end() ||
+        std::find(pose_args.begin(), pose_args.end(), "--scene") != pose_args.end();
+    if (clip_played) want_args.insert(want_args.end(), {"--time", t});
+    want_args.push_back("--json");
+    const ProgramResult want = RunIkpose(want_args);
+    const ProgramResult got =
+        RunIkpose({"pose", baked.string(), "--clip", clip, "--time", t, "--json"});
+    EXPECT_EQ(want.exit_code, 0) << want.err;
+    EXPECT_EQ(got.exit_code, 0) << got.err;
+    if (want.exit_code != 0 || got.exit_code != 0) return 1e9;
+    const auto a = Positions(json::parse(want.out)["bones"], "position_ms");
+    const auto b = Positions(json::parse(got.out)["bones"], "position_ms");
+    for (const auto& [name, position] : a) {
+      EXPECT_EQ(b.count(name), 1u) << name;
+      if (b.count(name) == 0) continue;
+      worst = std::max(worst, Distance(position, b.at(name)));
+      EXPECT_LT(Distance(position, b.at(name)), tolerance * height) << name << " at " << t;
+    }
+  }
+  return worst;
+}
+
+std::map<std::string, double> ClipDurations(const fs::path& model) {
+  std::map<std::string, double> out;
+  const json report = Inspect(model);  // alive through the loop
+  for (const json& c : report["clips"]) {
+    out[c["name"].get<std::string>()] = c["duration"].get<double>();
+  }
+  return out;
+}
+
+TEST(BakeCli, LadderClimbBakedPlaysBackThePoseAtEveryHalfSecond) {
+  const fs::path dir = MakeTempDir();
+  const fs::path out = dir / "climb.glb";
+  const std::string scene = std::string(IKPOSE_SOURCE_DIR) + "/assets/scenes/ladder_climb.json";
+  const ProgramResult r =
+      RunIkpose({"export", "--scene", scene, "--bake", "--fps", "10", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("clip 'ladder_climb' baked: 21 frames at 10 fps"), std::string::npos)
+      << r.out;
+  // 1 mm for a 1.8 m body, as the contract says.
+  const double worst = ExpectBakedIsPose(out, "ladder_climb", {"--scene", scene},
+                                         {"0", "0.5", "1", "1.5", "2"}, 0.001 / 1.8);
+  std::cout << "ladder_climb baked at 10 fps: largest joint difference " << worst << "\n";
+  // The model's other clips are kept as they were; the baked one keeps its length.
+  EXPECT_EQ(ClipDurations(out),
+            ClipDurations(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb"));
+  ExpectBakedIsPose(out, "walk", {"--clip", "walk"}, {"0.3"}, 1e-6);
+  ExpectValid(out);
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, AWalkWithAFootTargetIsBakedWithTheTarget) {
+  const fs::path dir = MakeTempDir();
+  const fs::path out = dir / "walk.glb";
+  const ProgramResult r = RunIkpose({"export", "--clip", "walk", "--target", kFootTarget, "--bake",
+                                     "--fps", "10", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectBakedIsPose(out, "walk", {"--clip", "walk", "--target", kFootTarget}, {"0", "0.5", "1"},
+                    0.001 / 1.8);
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, AnotherCharactersWalkWithAFootTarget) {
+  const fs::path robot = SharedModel("QuaterniusRobot/robot.glb");
+  if (robot.empty()) GTEST_SKIP() << "../shared/models is not beside the checkout";
+  const fs::path dir = MakeTempDir();
+  const fs::path out = dir / "robot.glb";
+  const char* target = "left_leg=0.3,0.3,0.4";  // its feet are IK-target bones off the leg
+  const ProgramResult r =
+      RunIkpose({"export", robot.string(), "--clip", "Robot_Walking", "--target", target, "--bake",
+                 "--fps", "10", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectBakedIsPose(out, "Robot_Walking",
+                    {robot.string(), "--clip", "Robot_Walking", "--target", target}, {"0", "0.5"},
+                    0.001 / 1.8);
+  EXPECT_EQ(ClipDurations(out), ClipDurations(robot));
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, TargetsOverTimeBakeAClipCalledIk) {
+  const fs::path dir = MakeTempDir();
+  const fs::path targets = dir / "targets.jsonl";
+  {
+    std::ofstream file(targets);
+    for (const char* line :
+         {R"({"time": 0, "limbs": {"left_leg": {"target": [0.14, 0.35, 0.25]}}})",
+          R"({"time": 0.5, "limbs": {"left_leg": {"target": [0.14, 0.45, 0.3]}}})",
+          R"({"time": 1, "limbs": {}})"}) {
+      file << line << "\n";
+    }
+  }
+  const fs::path out = dir / "ik.glb";
+  const ProgramResult r = RunIkpose(
+      {"export", "--targets", targets.string(), "--bake", "--fps", "4", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("clip 'ik' baked: 5 frames"), std::string::npos) << r.out;
+  const auto durations = ClipDurations(out);
+  ASSERT_EQ(durations.count("ik"), 1u);
+  EXPECT_EQ(durations.at("ik"), 1.0);
+  // A target holds until the next line moves it, as in `ikpose trace`.
+  ExpectBakedIsPose(out, "ik", {"--target", "left_leg=0.14,0.35,0.25"}, {"0", "0.25"}, 1e-6);
+  ExpectBakedIsPose(out, "ik", {"--target", "left_leg=0.14,0.45,0.3"}, {"0.5", "0.75"}, 1e-6);
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, MaxErrorDropsKeysWithinTheStatedDistance) {
+  const fs::path dir = MakeTempDir();
+  const std::string scene = std::string(IKPOSE_SOURCE_DIR) + "/assets/scenes/ladder_climb.json";
+  const fs::path full = dir / "full.glb";
+  const fs::path reduced = dir / "reduced.glb";
+  ASSERT_EQ(RunIkpose({"export", "--scene", scene, "--bake", "--out", full.string()}).exit_code, 0);
+  const ProgramResult r = RunIkpose(
+      {"export", "--scene", scene, "--bake", "--max-error", "0.001", "--out", reduced.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("keys reduced"), std::string::npos) << r.out;
+  EXPECT_LT(fs::file_size(reduced), fs::file_size(full));
+  // Played back, the reduced file stays within 1 mm of the full one (and of the one road).
+  for (const char* t : {"0.1", "0.55", "1.3", "1.95"}) {
+    const auto a = Positions(json::parse(RunIkpose({"pose", full.string(), "--clip", "ladder_climb",
+                                                    "--time", t, "--json"})
+                                             .out)["bones"],
+                             "position_ms");
+    const auto b = Positions(json::parse(RunIkpose({"pose", reduced.string(), "--clip",
+                                                    "ladder_climb", "--time", t, "--json"})
+                                             .out)["bones"],
+                             "position_ms");
+    for (const auto& [name, position] : a) EXPECT_LE(Distance(position, b.at(name)), 0.001) << name;
+  }
+  ExpectValid(reduced);
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, CtrlCDuringABakeLeavesNoFile) {
+  const fs::path dir = MakeTempDir();
+  const std::string out = (dir / "long.glb").string();
+  const std::string scene = std::string(IKPOSE_SOURCE_DIR) + "/assets/scenes/ladder_climb.json";
+  // 1000 frames a second over 20 s (the clip loops): many seconds of work, interrupted at 1 s
+  // the way a terminal's Ctrl+C does (SIGINT with its default action).
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::signal(SIGINT, SIG_DFL);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execl(IKPOSE_EXE, IKPOSE_EXE, "export", "--scene", scene.c_str(), "--bake", "--fps", "1000",
+            "--to", "20", "--out", out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::sleep(1);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << status;
+  EXPECT_TRUE(Files(dir).empty()) << Files(dir).front();
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, BadBakeRequestsAreOneLineErrors) {
+  const fs::path dir = MakeTempDir();
+  const std::string out = (dir / "x.glb").string();
+  const std::string scene = std::string(IKPOSE_SOURCE_DIR) + "/assets/scenes/ladder_climb.json";
+  auto bake = [&](std::vector<std::string> more) {
+    std::vector<std::string> args{"export", "--scene", scene, "--bake", "--out", out};
+    args.insert(args.end(), more.begin(), more.end());
+    return RunIkpose(args);
+  };
+  ExpectOneLineError(bake({"--fps", "0"}), "--fps");
+  ExpectOneLineError(bake({"--fps", "nan"}), "--fps");
+  ExpectOneLineError(bake({"--from", "2", "--to", "1"}), "--from");
+  ExpectOneLineError(bake({"--from", "-1"}), "--from");
+  ExpectOneLineError(bake({"--max-error", "-0.1"}), "--max-error");
+  ExpectOneLineError(bake({"--time", "1"}), "--time");
+  ExpectOneLineError(bake({"--to", "100000"}), "frames");
+  ExpectOneLineError(bake({"--targets", (dir / "missing.jsonl").string()}), "missing.jsonl");
+  std::ofstream(dir / "bad.jsonl")
+      << "{\"time\": 0, \"limbs\": {\"left_leg\": {\"target\": [1]}}}\n";
+  ExpectOneLineError(bake({"--targets", (dir / "bad.jsonl").string()}), "bad.jsonl");
+  ExpectOneLineError(RunIkpose({"export", "--clip", "dance", "--bake", "--out", out}), "dance");
+  ExpectOneLineError(RunIkpose({"export", "--bake", "--out", out}), "nothing to bake");
+  ExpectOneLineError(RunIkpose({"export", "--clip", "walk", "--lock-feet", "--out", out}),
+                     "need --bake");
+  for (const ProgramResult& usage :
+       {bake({"--fps", "0"}), RunIkpose({"export", "--bake", "--out", out})}) {
+    EXPECT_EQ(usage.exit_code, 2);
+  }
+  EXPECT_TRUE(Files(dir).size() == 1 && Files(dir)[0] == "bad.jsonl");
+  fs::remove_all(dir);
+}
+
+TEST(BakeCli, LockFeetSaysHowFarEachFootSlidBeforeAndAfter) {
+  const fs::path dir = MakeTempDir();
+  const fs::path out = dir / "idle.glb";
+  const ProgramResult r =
+      RunIkpose({"export", "--clip", "idle", "--bake", "--lock-feet", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The bundled idle sways its planted feet by a few millimetres; locked, they stay put.
+  for (const char* leg : {"left_leg", "right_leg"}) {
+    const std::string prefix = std::string("foot lock ") + leg + ": 1 plants";
+    EXPECT_NE(r.out.find(prefix), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("before, 0.0 mm after", r.out.find(prefix)), std::string::npos) << r.out;
+  }
+  // The bundled walk walks in place: its planted feet are held to the moving ground.
+  const ProgramResult walk = RunIkpose(
+      {"export", "--clip", "walk", "--bake", "--lock-feet", "--out", (dir / "walk.glb").string()});
+  ASSERT_EQ(walk.exit_code, 0) << walk.err;
+  for (const char* leg : {"left_leg", "right_leg"}) {
+    const std::size_t at = walk.out.find(std::string("foot lock ") + leg + ": 1 plants");
+    ASSERT_NE(at, std::string::npos) << walk.out;
+    EXPECT_NE(walk.out.find("before, 0.0 mm after", at), std::string::npos) << walk.out;
+    EXPECT_EQ(walk.out.find(" 0.0 mm before", at), std::string::npos) << walk.out;  // it slid
+  }
+  // The baked feet do not move: read back from the file at several times.
+  const std::string foot = Inspect(out)["chains"]["left_leg"]["joints"][2];
+  std::vector<double> first;
+  for (const char* t : {"0", "0.7", "1.4", "2.1", "2.8"}) {
+    const auto p = Positions(
+        json::parse(RunIkpose({"pose", out.string(), "--clip", "idle", "--time", t, "--json"})
+                        .out)["bones"],
+        "position_ms");
+    if (first.empty()) first = p.at(foot);
+    EXPECT_LT(Distance(p.at(foot), first), 1e-4) << t;
+  }
   fs::remove_all(dir);
 }
 

@@ -85,5 +85,34 @@ TEST_F(HostileModelCli, SkinWithoutInverseBindMatricesIsInspected) {
   EXPECT_NE(r.out.find("\"left_leg\""), std::string::npos) << r.out;
 }
 
+// The other formats, as the reports made them: each would crash the importer (a stack
+// overflow) or take gigabytes; the program answers each with one line.
+TEST_F(HostileModelCli, OtherFormatsWithCyclesDeepNestingOrHugeCountsAreOneLine) {
+  const auto text = [this](const std::string& name, const std::string& body) {
+    return Write(name, std::vector<std::uint8_t>(body.begin(), body.end()));
+  };
+  ExpectRefused(
+      text("cycle.gltf", R"({"asset":{"version":"1.0"},"scene":"s","scenes":{"s":{"nodes":["a"]}},)"
+                         R"("nodes":{"a":{"children":["b"]},"b":{"children":["a"]}}})"),
+      "cycle");
+  std::string dae = R"(<?xml version="1.0"?><COLLADA version="1.4.1"><library_visual_scenes>)"
+                    R"(<visual_scene id="s">)";
+  for (int i = 0; i < 30000; ++i) dae += "<node>";
+  for (int i = 0; i < 30000; ++i) dae += "</node>";
+  dae += R"(</visual_scene></library_visual_scenes></COLLADA>)";
+  ExpectRefused(text("deep.dae", dae), "levels deep");
+  ExpectRefused(text("cycle.fbx",
+                     "; FBX 7.4.0 project file\nObjects:  {\n"
+                     "\tModel: 1, \"Model::a\", \"Null\" {\n\t}\n"
+                     "\tModel: 2, \"Model::b\", \"Null\" {\n\t}\n}\n"
+                     "Connections:  {\n\tC: \"OO\",1,2\n\tC: \"OO\",2,1\n}\n"),
+                "cycle");
+  ExpectRefused(text("huge.ply",
+                     "ply\nformat ascii 1.0\nelement vertex 2000000000\n"
+                     "property float x\nproperty float y\nproperty float z\n"
+                     "end_header\n0 0 0\n"),
+                "PLY header claims 2000000000 vertex");
+}
+
 }  // namespace
 }  // namespace ikpose::test

@@ -46,7 +46,8 @@ std::string ReadFile(const std::filesystem::path& path) {
 
 // Runs IKPOSE_EXE under `prefix` (may be empty) with `env` and `args`.
 ProgramResult Run(const std::vector<std::string>& prefix, const std::vector<std::string>& args,
-                  const std::string& stdin_text, const std::vector<std::string>& env) {
+                  const std::string& stdin_text, const std::vector<std::string>& env,
+                  const std::string& stdout_path = "") {
   const std::filesystem::path dir = MakeTempDir();
   {
     std::ofstream in(dir / "stdin", std::ios::binary);
@@ -61,7 +62,7 @@ ProgramResult Run(const std::vector<std::string>& prefix, const std::vector<std:
   add(Quote(IKPOSE_EXE));
   for (const auto& a : args) add(Quote(a));
   add("<" + Quote((dir / "stdin").string()));
-  add(">" + Quote((dir / "stdout").string()));
+  add(">" + Quote(stdout_path.empty() ? (dir / "stdout").string() : stdout_path));
   add("2>" + Quote((dir / "stderr").string()));
   const int status = std::system(command.c_str());
   ProgramResult result;
@@ -89,6 +90,12 @@ ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string&
 ProgramResult RunIkposeUnder(const std::vector<std::string>& prefix,
                              const std::vector<std::string>& args, const std::string& stdin_text) {
   return Run(prefix, args, stdin_text, {});
+}
+
+ProgramResult RunIkposeWithStdoutTo(const std::string& stdout_path,
+                                    const std::vector<std::string>& args,
+                                    const std::string& stdin_text) {
+  return Run({}, args, stdin_text, {}, stdout_path);
 }
 
 ProgramResult RunIkposeWithFileSizeLimit(const std::vector<std::string>& args,

@@ -20,6 +20,12 @@ ProgramResult RunIkpose(const std::vector<std::string>& args, const std::string&
                         const std::vector<std::string>& env = {},
                         const std::vector<std::string>& wrapper = {});
 
+// Runs IKPOSE_EXE with standard output going to `stdout_path` (a device such as /dev/full);
+// `out` comes back empty.
+ProgramResult RunIkposeWithStdoutTo(const std::string& stdout_path,
+                                    const std::vector<std::string>& args,
+                                    const std::string& stdin_text = "");
+
 // Runs IKPOSE_EXE with `args` under a file size limit of `max_file_bytes` (RLIMIT_FSIZE, with
 // SIGXFSZ ignored so that a write past it fails with EFBIG instead of killing the program):
 // how a disk that fills up midway looks to the program. Standard input is empty and standard

@@ -1,6 +1,8 @@
 // `ikpose solve` as a user runs it: JSON Lines on stdin, one JSON line out per input line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -59,3 +61,26 @@ TEST(SolveCli, ExitsZeroWhenEveryLineSolves) {
 }
 
 }  // namespace
+
+TEST(SolveCli, AFullDiskBehindStandardOutputIsOneErrorLine) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const std::string line = R"({"a":[0,0,0],"b":[1,0,0],"c":[1,1,0],"t":[1,1,0]})"
+                           "\n";
+  // One answer (it sits in the output buffer until the end) and many (written as they come).
+  for (const int lines : {1, 2000}) {
+    std::string input;
+    for (int i = 0; i < lines; ++i) input += line;
+    const ikpose::test::ProgramResult r =
+        ikpose::test::RunIkposeWithStdoutTo("/dev/full", {"solve"}, input);
+    EXPECT_EQ(r.exit_code, 1) << lines << " lines: " << r.err;
+    EXPECT_EQ(r.err.rfind("ikpose: error: cannot write", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  // inspect and pose print to standard output too.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"inspect"}, {"pose", "--target", "left_arm=0.3,1.2,0.3"}}) {
+    const ikpose::test::ProgramResult r = ikpose::test::RunIkposeWithStdoutTo("/dev/full", args);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}

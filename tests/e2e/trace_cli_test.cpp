@@ -2,6 +2,9 @@
 // the natural policy, the bundled clips' counts and margins, one road with `ikpose pose`, exit
 // codes and one-line errors.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -239,6 +242,74 @@ TEST(TraceCli, BadTargetsLineIsOneErrorNamingItsLine) {
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
+}
+
+// `frames` frames at 60 fps of all four limbs, each hand and foot circling near where it rests.
+std::string FourLimbTargets(const anim::Model& model, int frames) {
+  const anim::Pose rest = anim::RestPose(model.skeleton);
+  std::ostringstream lines;
+  lines.precision(9);
+  for (int i = 0; i < frames; ++i) {
+    const float a = static_cast<float>(i) * 0.05f;
+    lines << "{\"time\": " << static_cast<float>(i / 60.0) << ", \"limbs\": {";
+    for (anim::Limb limb : anim::kLimbs) {
+      const glm::vec3 end = anim::EndPositionMs(model.chains[limb], rest) +
+                            0.05f * glm::vec3(std::sin(a), 0.5f + 0.5f * std::cos(a), 0.5f);
+      lines << (limb == anim::Limb::kLeftArm ? "" : ", ") << "\"" << anim::LimbName(limb)
+            << "\": {\"target\": " << Vec(end) << "}";
+    }
+    lines << "}}\n";
+  }
+  return lines.str();
+}
+
+// Runs `ikpose trace` on `targets` with --out under a 2 GB address-space cap (prlimit --as) and
+// returns the run's peak resident memory in bytes (from a child that waits for it alone).
+long TracePeakBytes(const std::string& targets, const std::string& out) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) return -1;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(pipe_fds[0]);
+    const ProgramResult r =
+        RunIkposeUnder({"prlimit", "--as=2000000000", "--"},
+                       {"trace", kCharacter.string(), "--targets", targets, "--out", out});
+    rusage usage{};
+    ::getrusage(RUSAGE_CHILDREN, &usage);
+    const long bytes = r.exit_code == 0 ? usage.ru_maxrss * 1024l : -1;
+    if (::write(pipe_fds[1], &bytes, sizeof bytes) != sizeof bytes) std::_Exit(1);
+    std::_Exit(0);
+  }
+  ::close(pipe_fds[1]);
+  long bytes = -1;
+  if (::read(pipe_fds[0], &bytes, sizeof bytes) != sizeof bytes) bytes = -1;
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  return bytes;
+}
+
+// A trace of all four limbs runs under an address-space cap, and its peak resident memory grows
+// by under 2 KB a frame from 10 to 1,000 frames (what it keeps: the solved frames, 800 bytes
+// each, and the targets index), so the longest trace, 36,000 frames, stays under 100 MB over
+// the program's own. The model's load peaks above what 1,000 frames keep, so only a growth of
+// tens of kilobytes a frame shows here.
+TEST(TraceCli, WhatATraceKeepsGrowsByAboutAKilobyteAFrame) {
+  if (BuiltWithAddressSanitizer()) GTEST_SKIP() << "ASan's shadow memory needs the address space";
+  const anim::Model model = Character();
+  const std::string dir = MakeTempDir();
+  long peak[2] = {0, 0};
+  const int frames[2] = {10, 1000};
+  for (int k = 0; k < 2; ++k) {
+    const std::string targets = dir + "/t" + std::to_string(k) + ".jsonl";
+    std::ofstream(targets) << FourLimbTargets(model, frames[k]);
+    peak[k] = TracePeakBytes(targets, dir + "/trace.jsonl");
+    ASSERT_GT(peak[k], 0) << frames[k] << " frames: the trace failed";
+  }
+  const double per_frame = static_cast<double>(peak[1] - peak[0]) / (frames[1] - frames[0]);
+  EXPECT_LT(per_frame, 2048.0) << "bytes a frame (peaks " << peak[0] << ", " << peak[1] << ")";
+  EXPECT_LT(per_frame * 36000.0, 100e6);
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -11,12 +11,12 @@ def xdo(*args):
     subprocess.run(["xdotool", *map(str, args)], check=True)
 
 
-def run_viewer(exe, send_close, report, actions, cwd=None):
-    """Starts the viewer, runs actions(window_id, (x, y)), closes it as a user does, and
-    returns the report it wrote."""
+def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
+    """Starts the viewer (with extra command-line `args`), runs actions(window_id, (x, y)),
+    closes it as a user does, and returns the report it wrote."""
     if os.path.exists(report):
         os.remove(report)
-    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report], cwd=cwd)
+    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report, *args], cwd=cwd)
     try:
         wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
                               "--name", "^ikpose$"], capture_output=True, text=True,

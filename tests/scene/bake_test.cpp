@@ -160,16 +160,35 @@ TEST(Bake, KeyReductionStaysWithinItsStatedError) {
                   baked.reduction_error_ms);
 }
 
-TEST(FootLock, AFootSlidingBackAtWalkingSpeedIsNoPlant) {
-  // A walk in place: the stance foot slides back at 1.2 m/s on the floor.
-  std::vector<glm::vec3> treadmill;
+TEST(FootLock, AWalkInPlaceStandsOnGroundMovingAtItsSpeed) {
+  // A walk in place: the stance foot slides back at 1.2 m/s, wobbling 4 mm across it; then it
+  // lifts and swings forward.
+  std::vector<glm::vec3> path;
   std::vector<bool> free;
-  for (int i = 0; i < 30; ++i) {
-    treadmill.push_back({0.1f, 0.05f, 0.3f - 1.2f * static_cast<float>(i) / 60.f});
+  for (int i = 0; i < 40; ++i) {
+    const float t = static_cast<float>(i) / 60.f;
+    const float wobble = 0.004f * std::sin(kTwoPi * t * 2.f);
+    path.push_back(i < 30 ? glm::vec3(0.1f + wobble, 0.05f, 0.3f - 1.2f * t)
+                          : glm::vec3(0.1f, 0.05f + 0.03f * static_cast<float>(i - 29), 0.f));
     free.push_back(true);
   }
-  EXPECT_TRUE(FindPlants(treadmill, free, 60.f, 1.8f).empty());
-  // The same foot nearly still (1 cm over the half second) is one plant.
+  const std::vector<Plant> plants = FindPlants(path, free, 60.f, 1.8f);
+  ASSERT_EQ(plants.size(), 1u);
+  EXPECT_EQ(plants[0].first, 0);
+  EXPECT_GE(plants[0].last, 27);
+  EXPECT_NEAR(plants[0].ground_velocity_ms.z, -1.2f, 1e-3f);
+  EXPECT_NEAR(plants[0].ground_velocity_ms.x, 0.f, 0.05f);
+  // Measured against the moving ground, the foot slid by its wobble, not by the walk.
+  const float slide = Slide(path, plants, 60.f);
+  EXPECT_GT(slide, 0.003f);
+  EXPECT_LT(slide, 0.01f);
+  // The held point rides the ground: after half a second it is 0.6 m further back.
+  EXPECT_NEAR(plants[0].PointAt(30, 60.f).z - plants[0].PointAt(0, 60.f).z, -0.6f, 1e-5f);
+}
+
+TEST(FootLock, AStillFootIsAPlantButNotWhenATargetPlacedIt) {
+  std::vector<bool> free(30, true);
+  // Nearly still (1 cm over the half second): one plant on still ground.
   std::vector<glm::vec3> planted;
   for (int i = 0; i < 30; ++i)
     planted.push_back({0.1f, 0.05f, 0.01f * static_cast<float>(i) / 30.f});
@@ -177,7 +196,8 @@ TEST(FootLock, AFootSlidingBackAtWalkingSpeedIsNoPlant) {
   ASSERT_EQ(plants.size(), 1u);
   EXPECT_EQ(plants[0].first, 0);
   EXPECT_EQ(plants[0].last, 29);
-  EXPECT_NEAR(Slide(planted, plants), 0.01f * 29.f / 30.f, 1e-6f);
+  EXPECT_EQ(plants[0].ground_velocity_ms, glm::vec3(0.f));
+  EXPECT_NEAR(Slide(planted, plants, 60.f), 0.01f * 29.f / 30.f, 1e-6f);
   // Frames someone else placed (a target) are never planted.
   std::vector<bool> placed(30, false);
   EXPECT_TRUE(FindPlants(planted, placed, 60.f, 1.8f).empty());
@@ -208,12 +228,12 @@ TEST(FootLock, TheLockEasesInAndOutAroundThePlant) {
 TEST(FootLock, AHeldPointIsPulledWithinEveryFramesReach) {
   const std::vector<glm::vec3> hips{{0.f, 1.f, 0.f}, {0.05f, 1.f, 0.f}};
   const Plant plant{0, 1, glm::vec3(0.f)};
-  const glm::vec3 p = ReachablePoint({0.f, 0.f, 0.f}, hips, plant, 1.f);
+  const glm::vec3 p = ReachablePoint({0.f, 0.f, 0.f}, hips, plant, 1.f, 30.f);
   EXPECT_LE(glm::distance(p, hips[0]), 1.f + 1e-5f);
   EXPECT_LE(glm::distance(p, hips[1]), 1.f + 1e-5f);
   EXPECT_LT(glm::distance(p, glm::vec3(0.f)), 0.01f);
   // Already within reach: unchanged.
-  EXPECT_EQ(ReachablePoint({0.f, 0.2f, 0.f}, hips, plant, 1.f), glm::vec3(0.f, 0.2f, 0.f));
+  EXPECT_EQ(ReachablePoint({0.f, 0.2f, 0.f}, hips, plant, 1.f, 30.f), glm::vec3(0.f, 0.2f, 0.f));
 }
 
 }  // namespace

@@ -5,10 +5,12 @@
 // load; a failed save leaves nothing behind.
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -231,6 +233,31 @@ TEST_F(PoseLibraryTest, AFailedSaveLeavesNothingBehind) {
     fs::permissions(dir_, fs::perms::owner_all);
     EXPECT_EQ(test::Listing(dir_), (std::vector<std::string>{"taken.json"}));
   }
+}
+
+TEST_F(PoseLibraryTest, ASaveThatFailsMidWriteKeepsTheOldPoseAndPictureWhole) {
+  SaveWave();
+  const std::string old_pose = test::FileBytes(dir_ / "wave.json");
+  const std::string old_png = test::FileBytes(dir_ / "wave.png");
+  ASSERT_GT(old_pose.size(), 512u);
+  // The disk fills after 256 bytes (a file-size limit, in a child): the new pose and its bigger
+  // picture cannot be written whole, so the library must keep the old ones as they were.
+  const auto save_on_a_full_disk = [&] {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{256, 256};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    PosingSession other(model_);
+    PoseLibrary library(dir_);
+    std::string error;
+    const bool ok = library.Save("wave", other, "", kPng + std::string(4096, 'p'), &error);
+    std::_Exit(!ok && !error.empty() ? 3 : 4);
+  };
+  EXPECT_EXIT(save_on_a_full_disk(), ::testing::ExitedWithCode(3), "");
+  EXPECT_EQ(test::FileBytes(dir_ / "wave.json"), old_pose);
+  EXPECT_EQ(test::FileBytes(dir_ / "wave.png"), old_png);
+  EXPECT_EQ(test::Listing(dir_), (std::vector<std::string>{"wave.json", "wave.png"}));
+  const PoseLibrary library(dir_);
+  Loaded(library, "wave");
 }
 
 TEST_F(PoseLibraryTest, FlippedApplyPutsEveryBoneOnItsCounterpartsMirrorImage) {

@@ -1,5 +1,8 @@
 // The recorder, the pop detector and trace files on a small two-leg rig.
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -284,6 +287,78 @@ TEST(TraceFile, TargetsHoldUntilALaterLineMovesThem) {
   EXPECT_EQ(TargetsAt(keys, 0.75f)[arm].target_ms, glm::vec3(4, 5, 6));
   EXPECT_EQ(TargetsAt(keys, 1.f)[kLeftLeg].target_ms, glm::vec3(7, 8, 9));
   EXPECT_FALSE(TargetsAt(keys, 1.f)[kLeftLeg].pole_ms.has_value());
+}
+
+// A targets file as a game writes it: several lines a frame, times not on the trace's frames,
+// limbs placed on some lines only. `lines` lines from 0 s, `per_second` a second.
+std::string GameTargets(int lines, double per_second) {
+  std::string text;
+  const char* limbs[] = {"left_leg", "right_arm", "left_arm", "right_leg"};
+  for (int i = 0; i < lines; ++i) {
+    const double t = i / per_second + (i % 3) * 1e-5;
+    text += "{\"time\": " + std::to_string(t) + ", \"limbs\": {\"" + limbs[(i * 7) % 4] +
+            "\": {\"target\": [" + std::to_string(i) + ", " + std::to_string(i % 17) + ", 1]" +
+            (i % 5 == 0 ? ", \"pole\": [0, 0, 1]" : "") + "}}}\n";
+  }
+  return text;
+}
+
+std::filesystem::path WriteTemp(const std::string& name, const std::string& text) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(TraceFile, TargetsReadLineByLineGiveEveryFrameWhatEveryLineGivesWithOneKeyAFrame) {
+  // 1,500 lines at 250 a second, traced at 60 and 24 fps: about four and ten lines a frame.
+  const std::string text = GameTargets(1500, 250.0);
+  std::vector<TargetKey> all;
+  std::string error;
+  ASSERT_TRUE(ParseTargets(text, "t.jsonl", &all, &error)) << error;
+  const std::filesystem::path path = WriteTemp("ikpose-targets-index.jsonl", text);
+  for (const double fps : {60.0, 24.0}) {
+    for (const std::optional<double> from : {std::optional<double>{}, std::optional<double>{1.3}}) {
+      SCOPED_TRACE(fps);
+      std::vector<TargetKey> read;
+      ASSERT_TRUE(ReadTargetsFile(path, {fps, from, std::nullopt}, &read, &error)) << error;
+      EXPECT_EQ(read.front().time, all.front().time);
+      EXPECT_EQ(read.back().time, all.back().time);
+      const double start = from.value_or(all.front().time);
+      const int frames = static_cast<int>(std::floor((all.back().time - start) * fps + 0.01)) + 1;
+      EXPECT_LE(read.size(), static_cast<std::size_t>(frames) + 2);  // and the first and last
+      for (int i = 0; i < frames; ++i) {
+        const float t = static_cast<float>(start + i / fps);  // as ikpose trace samples
+        ASSERT_EQ(TargetsAt(read, t), TargetsAt(all, t)) << "frame " << i;
+      }
+    }
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(TraceFile, TargetsRunningPastTheLongestTraceAreRefusedAtTheFirstLineThatDoes) {
+  // The second line is eleven minutes in; the rest of the file is never read (it is broken).
+  std::string text = GameTargets(2, 1.0 / 660.0);
+  for (int i = 0; i < 1000; ++i) text += "not json\n";
+  const std::filesystem::path path = WriteTemp("ikpose-targets-long.jsonl", text);
+  std::vector<TargetKey> keys;
+  std::string error;
+  EXPECT_FALSE(ReadTargetsFile(path, {60.0, std::nullopt, std::nullopt}, &keys, &error));
+  EXPECT_EQ(error.rfind(path.string() + ":2: time: ", 0), 0u) << error;
+  EXPECT_NE(error.find("36000 frames"), std::string::npos) << error;
+  // With --to, the lines after the end are not read either: the broken ones do not matter.
+  ASSERT_TRUE(ReadTargetsFile(path, {60.0, std::nullopt, 10.0}, &keys, &error)) << error;
+  EXPECT_EQ(keys.size(), 1u);
+  std::filesystem::remove(path);
+}
+
+TEST(TraceFile, ATargetsLineTooLongIsRefusedWithoutReadingItWhole) {
+  const std::string text = GameTargets(3, 10.0) + std::string(5u << 20, ' ') + "x\n";
+  const std::filesystem::path path = WriteTemp("ikpose-targets-wide.jsonl", text);
+  std::vector<TargetKey> keys;
+  std::string error;
+  EXPECT_FALSE(ReadTargetsFile(path, {60.0, std::nullopt, std::nullopt}, &keys, &error));
+  EXPECT_EQ(error, path.string() + ":4: line longer than 65536 bytes");
+  std::filesystem::remove(path);
 }
 
 }  // namespace

@@ -1,0 +1,94 @@
+#include "asset/export_drops.h"
+
+namespace ikpose::asset {
+namespace {
+
+// The export's one sampler.
+constexpr int kMag = 9729, kMin = 9987, kRepeat = 10497;
+
+std::string Name(const char* array, std::size_t i) {
+  return std::string(array) + "[" + std::to_string(i) + "]";
+}
+
+const GltfJson& Array(const GltfJson& root, const char* key) {
+  static const GltfJson kEmpty = GltfJson::array();
+  const auto it = root.find(key);
+  return it != root.end() && it->is_array() ? *it : kEmpty;
+}
+
+// Every KHR_texture_transform under `value` (a material), by its path; bounded depth.
+void FindTextureTransforms(const GltfJson& value, const std::string& path, int depth,
+                           std::vector<std::string>* found) {
+  if (depth > 8 || !value.is_object()) return;
+  for (const auto& [key, child] : value.items()) {
+    if (key == "extensions" && child.is_object() && child.contains("KHR_texture_transform")) {
+      found->push_back(path + ": KHR_texture_transform");
+    } else {
+      FindTextureTransforms(child, path + "." + key, depth + 1, found);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ExportDrops(const GltfJson& source) {
+  std::vector<std::string> drops;
+  if (!source.is_object()) return drops;
+  const GltfJson& samplers = Array(source, "samplers");
+  const GltfJson& textures = Array(source, "textures");
+  for (std::size_t t = 0; t < textures.size(); ++t) {
+    const auto s = textures[t].find("sampler");
+    if (s == textures[t].end() || !s->is_number_unsigned() ||
+        s->get<std::size_t>() >= samplers.size())
+      continue;
+    const GltfJson& sampler = samplers[s->get<std::size_t>()];
+    std::string differs;
+    for (const auto& [field, ours] : {std::pair{"magFilter", kMag},
+                                      {"minFilter", kMin},
+                                      {"wrapS", kRepeat},
+                                      {"wrapT", kRepeat}}) {
+      const auto it = sampler.find(field);
+      if (it != sampler.end() && it->is_number_integer() && it->get<int>() != ours) {
+        differs +=
+            std::string(differs.empty() ? "" : ", ") + field + " " + std::to_string(it->get<int>());
+      }
+    }
+    if (!differs.empty()) {
+      drops.push_back(Name("textures", t) + ": sampler " + differs +
+                      " (written linear, mipmapped, repeating)");
+    }
+  }
+  const GltfJson& materials = Array(source, "materials");
+  for (std::size_t m = 0; m < materials.size(); ++m) {
+    FindTextureTransforms(materials[m], Name("materials", m), 0, &drops);
+  }
+  if (!Array(source, "cameras").empty()) {
+    drops.push_back("cameras: " + std::to_string(Array(source, "cameras").size()));
+  }
+  const auto extras = [&](const GltfJson& object, const std::string& path) {
+    if (object.is_object() && object.contains("extras")) drops.push_back(path + ".extras");
+  };
+  extras(source, "(file)");
+  if (source.contains("asset")) extras(source["asset"], "asset");
+  for (const char* array : {"scenes", "nodes", "materials"}) {
+    const GltfJson& items = Array(source, array);
+    for (std::size_t i = 0; i < items.size(); ++i) extras(items[i], Name(array, i));
+  }
+  const GltfJson& meshes = Array(source, "meshes");
+  for (std::size_t i = 0; i < meshes.size(); ++i) {
+    const auto it = meshes[i].find("extras");
+    if (it == meshes[i].end()) continue;
+    // Morph target names are written again; anything else is not.
+    if (!it->is_object() || it->size() != 1 || !it->contains("targetNames")) {
+      drops.push_back(Name("meshes", i) + ".extras");
+    }
+  }
+  if (drops.size() > kMaxDropLines) {
+    const std::size_t more = drops.size() - (kMaxDropLines - 1);
+    drops.resize(kMaxDropLines - 1);
+    drops.push_back("and " + std::to_string(more) + " more");
+  }
+  return drops;
+}
+
+}  // namespace ikpose::asset
