@@ -66,7 +66,8 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
   }
   std::string error;
   scene::BakeSettings settings;
-  if (!bake.targets.empty() && !scene::ReadTargetsFile(bake.targets, &settings.targets, &error)) {
+  if (!bake.targets.empty() && !scene::ReadTargetsFile(bake.targets, {bake.fps, bake.from, bake.to},
+                                                       &settings.targets, &error)) {
     return PrintError(err, error);
   }
   const std::string clip_name = plan.request.ClipName();

@@ -42,9 +42,8 @@ struct ExportOptions {
   BakeOptions bake;
 };
 
-// Why `out` cannot be written for `model_path` (a missing folder, the model itself); "" when fine.
-std::string OutputProblem(const std::filesystem::path& out,
-                          const std::filesystem::path& model_path);
+// Why `out` cannot be written (a missing folder, one of the command's `inputs`); "" when fine.
+std::string OutputProblem(const std::filesystem::path& out, const std::vector<NamedInput>& inputs);
 
 // Returns the process exit code; errors are one line "ikpose: error: <what>" on `err`, and
 // then no output file is left.
