@@ -25,6 +25,8 @@
  * Why: the situation that pops is inside the running game; sending it is cheaper than writing
  * a file, copying it and replaying it.
  *
+ * Installed by `cmake --install` as <ikpose/ikpose_link.h>.
+ *
  * Limits: every call blocks until the kernel has taken the bytes (a frame is under 1 KiB; the
  * socket buffer holds hundreds), so a game is slowed only when ikpose falls that far behind.
  * Not thread-safe: one thread sends on one link. Plain TCP, no encryption: keep it on
