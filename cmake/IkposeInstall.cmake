@@ -5,6 +5,7 @@
 #
 # Layout under the prefix:
 #   include/ikpose/ikpose.h           the C interface (#include <ikpose/ikpose.h>)
+#   include/ikpose/ikpose_link.h      the game's end of the live link (include/ikpose_link.h)
 #   include/ikpose/ik/*.h, anim/*.h   the C++ headers, included as "ik/..." and "anim/..."
 #   lib/libikpose_ik.a, libikpose_anim.a
 #   lib/cmake/ikpose/                 ikposeConfig.cmake, ikposeConfigVersion.cmake, targets
@@ -50,6 +51,9 @@ file(GLOB ikpose_anim_headers ${PROJECT_SOURCE_DIR}/src/anim/*.h)
 install(FILES ${ikpose_ik_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ikpose/ik)
 install(FILES ${ikpose_anim_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ikpose/anim)
 install(FILES ${PROJECT_BINARY_DIR}/include/ikpose/ikpose.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ikpose)
+# The game's end of the live link (#include <ikpose/ikpose_link.h>): header only, sockets only.
+install(FILES ${PROJECT_SOURCE_DIR}/include/ikpose_link.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ikpose)
 
 install(EXPORT ikposeTargets NAMESPACE ikpose:: DESTINATION ${IKPOSE_INSTALL_CMAKEDIR})

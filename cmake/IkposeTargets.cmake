@@ -92,6 +92,8 @@ set(IKPOSE_INC_SDL "#include *[<\"](SDL2?/|SDL[_.a-z]*\\.h)")
 set(IKPOSE_INC_IMGUI "#include *[<\"](imgui/|imgui[_a-z]*\\.h|backends/)")
 set(IKPOSE_INC_ASSIMP "#include *[<\"]assimp/")
 set(IKPOSE_INC_JSON "#include *[<\"]nlohmann/")
+# Networking (Asio, sockets) belongs to the app layer: the live link.
+set(IKPOSE_INC_NET "#include *[<\"](asio[./]|sys/socket\\.h|netinet/|arpa/inet\\.h|netdb\\.h)")
 
 # Programs that open a GL context: Mesa dlcloses its driver before exit, so LeakSanitizer sees
 # the driver's allocations from an "<unknown module>" that no suppression can name. Those runs

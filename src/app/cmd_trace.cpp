@@ -13,6 +13,7 @@
 #include "anim/atomic_file.h"
 #include "anim/file_paths.h"
 #include "app/error_line.h"
+#include "app/link_targets.h"
 #include "asset/load_model.h"
 #include "scene/foot_lock.h"
 #include "scene/pop_detector.h"
@@ -148,6 +149,11 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   if (options.from && options.to && *options.from > *options.to) {
     return PrintError(err, "--from must not be after --to", 2);
   }
+  LinkAddress link_address;
+  if (std::string what;
+      !options.link.listen.empty() && !CheckLinkOptions(options.link, &link_address, &what)) {
+    return PrintError(err, what, 2);
+  }
   if (options.from && options.to) {  // a range too long is a usage error, before any reading
     std::string too_many;
     FrameCount(*options.from, *options.to, options.fps, &too_many);
@@ -171,6 +177,11 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   if (!options.targets.empty() &&
       !scene::ReadTargetsFile(options.targets, {options.fps, options.from, options.to}, &keys,
                               &error)) {
+    return PrintError(err, error);
+  }
+  // --listen: the same lines from a running game (app/link_targets.h).
+  if (!options.link.listen.empty() &&
+      !ReceiveTargets(link_address, options.link.idle_timeout_s, err, &keys, &error)) {
     return PrintError(err, error);
   }
   anim::Model model;

@@ -17,6 +17,8 @@
 // each frame's input is made again from the index when needed.
 // Why: a game's IK bug report is a path of targets; this turns it into numbers, pops with a
 // cause, and a file the viewer can scrub.
+// `--listen [HOST:]PORT` takes the targets from a running game instead (app/link_targets.h):
+// what it sent before closing the connection is reported as the same lines in a file would be.
 // Limits: at most scene::kMaxTraceFrames frames; --fps in 1..1000. Usage errors exit 2 (a
 // --from..--to range too long among them, before anything is read), files that cannot be read
 // or solved exit 1; --out naming the model, scenario or targets file is refused.
@@ -26,6 +28,7 @@
 #include <optional>
 #include <ostream>
 
+#include "app/link_listener.h"
 #include "app/pose_plan.h"
 
 namespace ikpose::app {
@@ -34,6 +37,7 @@ struct TraceOptions {
   std::filesystem::path model;    // empty: the scene's model, else the bundled character
   PoseRequest request;            // --scene, --clip, --policy (no targets, poles or time)
   std::filesystem::path targets;  // --targets PATH.jsonl; empty for none
+  LinkOptions link;               // --listen [HOST:]PORT (instead of --targets), --idle-timeout
   std::optional<double> from;     // --from T0, seconds
   std::optional<double> to;       // --to T1, seconds
   double fps = 60.0;              // --fps N

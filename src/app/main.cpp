@@ -123,6 +123,12 @@ int Run(int argc, char** argv) {
                    "on exit, write the pose report (as pose --json) and the window's state")
       ->check(kFileName);
   view_cmd
+      ->add_option("--listen", view.listen,
+                   "[HOST:]PORT (HOST default 127.0.0.1, loopback): a running game connects and "
+                   "sends its targets (include/ikpose_link.h); shown live and recorded on the "
+                   "timeline. Port 0: any free port, printed on stderr")
+      ->excludes("--trace");
+  view_cmd
       ->add_option("--quit-after-frames", view.quit_after_frames,
                    "close after N frames on screen (for timing the start-up)")
       ->group("");
@@ -210,12 +216,13 @@ int Run(int argc, char** argv) {
       ->add_option("--scene", trace.request.scene,
                    "scenario file: its limbs, options, ladder and clip")
       ->check(kFileName);
-  trace_cmd
-      ->add_option("--targets", trace.targets,
-                   "JSON Lines of {\"time\": t, \"limbs\": {\"left_arm\": {\"target\": "
-                   "[x,y,z], \"pole\": [x,y,z]}}}, times increasing; a limb's target holds "
-                   "until a later line moves it (no interpolation)")
-      ->check(kFileName);
+  CLI::Option* trace_targets =
+      trace_cmd
+          ->add_option("--targets", trace.targets,
+                       "JSON Lines of {\"time\": t, \"limbs\": {\"left_arm\": {\"target\": "
+                       "[x,y,z], \"pole\": [x,y,z]}}}, times increasing; a limb's target holds "
+                       "until a later line moves it (no interpolation)")
+          ->check(kFileName);
   trace_cmd->add_option("--clip", trace.request.clip, "clip to play under the targets");
   trace_cmd->add_option("--from", trace.from,
                         "first time, seconds (default: the first target's, else 0)");
@@ -228,6 +235,19 @@ int Run(int argc, char** argv) {
       ->check(kFileName);
   trace_cmd->add_flag("--json", trace.json, "print the summary as JSON");
   trace_cmd->add_flag("--fail-on-pop", trace.fail_on_pop, "exit 1 when a pop is found");
+  CLI::Option* trace_listen =
+      trace_cmd
+          ->add_option("--listen", trace.link.listen,
+                       "instead of --targets: [HOST:]PORT (HOST default 127.0.0.1, loopback) where "
+                       "a running game connects and sends the same lines (include/ikpose_link.h); "
+                       "read until it closes the connection. Port 0: any free port, printed as "
+                       "'ikpose: listening on HOST:PORT' on stderr")
+          ->excludes(trace_targets);
+  trace_cmd
+      ->add_option("--idle-timeout", trace.link.idle_timeout_s,
+                   "with --listen: give up (exit 1) after this many seconds with no game "
+                   "connected, or with a connected game sending nothing (default 60)")
+      ->needs(trace_listen);
 
   bool solve_json = false;
   CLI::App* solve_cmd = cli.add_subcommand(

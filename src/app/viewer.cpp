@@ -143,6 +143,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
     *exit_code = planned.exit_code;
     return false;
   }
+  if (!StartLink(state, error, exit_code)) return false;
   *exit_code = 1;
   state.request = std::move(plan.request);
   state.scene_path = state.options.request.scene.string();
@@ -244,6 +245,7 @@ void Frame(ViewerState& state, float seconds) {
 
   // Pose: the clip moves on, then base pose + IK, then the GPU palette.
   scene::PosingSession& session = *state.loaded.session;  // "load scene" may have replaced it
+  ApplyLink(state);
   session.Advance(seconds);
   state.history.FollowPlayback(session);
   session.Evaluate();

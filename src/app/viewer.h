@@ -33,6 +33,7 @@ struct ViewerOptions {
   int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
   std::string trace_path;     // --trace: a trace file opened on the timeline
   int trace_frame = 0;        // --frame: the trace's frame shown first (its pop selected)
+  std::string listen;         // --listen [HOST:]PORT: a running game's targets, live
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.

@@ -77,6 +77,7 @@ bool WriteViewerReport(const ViewerState& state, std::string* error) {
                                 {"frames", state.bake.last_frames}};
   }
   if (state.timeline.visible) report["viewer"]["timeline"] = TimelineReport(state);
+  if (state.link.receiver) report["viewer"]["link"] = LinkReport(state);
   return anim::WriteFileAtomically(
       state.options.report_path,
       report.dump(2, ' ', false, asset::Json::error_handler_t::replace) + "\n", error);

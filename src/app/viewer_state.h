@@ -18,6 +18,7 @@
 #include "app/ring_drag.h"
 #include "app/target_drag.h"
 #include "app/viewer.h"
+#include "app/viewer_link.h"
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
@@ -77,6 +78,7 @@ struct ViewerState {
   ui::PanelState panel;
   ViewerTimeline timeline;  // viewer_trace.cpp
   ViewerBake bake;
+  ViewerLink link;  // viewer_link.cpp
   MouseMode mouse = MouseMode::kNone;
   TargetDrag drag;
   RingDrag ring_drag;

@@ -452,6 +452,22 @@ bool ParseTargets(std::string_view text, const std::string& name, std::vector<Ta
   return ok;
 }
 
+bool ParseTargetsLine(std::string_view line, int number, const std::string& name,
+                      std::vector<TargetKey>* keys, std::string* error) {
+  if (line.find('\n') != std::string_view::npos) {
+    *error = name + ":" + std::to_string(number) + ": more than one line";
+    return false;
+  }
+  const auto each = [&](const Json& j, int, LineReader& r) {
+    const float last_time =
+        keys->empty() ? std::numeric_limits<float>::quiet_NaN() : keys->back().time;
+    TargetKey key;
+    if (!ReadTargetKey(j, r, keys->empty() ? nullptr : &keys->back(), last_time, &key)) return;
+    keys->push_back(key);
+  };
+  return OneLine(line, number, name, error, each);
+}
+
 bool ReadTargetsFile(const std::filesystem::path& path, const TargetWindow& window,
                      std::vector<TargetKey>* keys, std::string* error) {
   keys->clear();

@@ -69,6 +69,8 @@ bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
 struct TargetKey {
   float time = 0.f;
   std::array<LimbInput, 4> limbs;
+
+  bool operator==(const TargetKey&) const = default;
 };
 
 // Keys in file order (times strictly increasing); false with one line.
@@ -91,6 +93,12 @@ struct TargetWindow {
 // start is refused at once, before the rest is read. False with one line "<file>:<line>: ...".
 bool ReadTargetsFile(const std::filesystem::path& path, const TargetWindow& window,
                      std::vector<TargetKey>* keys, std::string* error);
+// One line of a targets stream (no newline), numbered `number`, with ParseTargets' checks: a
+// key appended to `keys` (its time after the last one's, holding the last one's targets for the
+// limbs the line leaves out); a blank line adds nothing. False with one line
+// "<name>:<number>: <field>: <what>". For text that arrives line by line (a live link).
+bool ParseTargetsLine(std::string_view line, int number, const std::string& name,
+                      std::vector<TargetKey>* keys, std::string* error);
 
 // Each limb's latest target (and its pole) at `time`: held from the last line at or before it
 // (0.1 ms of slack for times printed rounded), found by binary search. A limb not placed yet

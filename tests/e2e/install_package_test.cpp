@@ -189,7 +189,8 @@ TEST(InstalledPackage, CmakeAndPkgConfigConsumersGiveWhatIkposeSolveGives) {
   ASSERT_EQ(install.exit_code, 0) << install.out;
   const fs::path libdir = prefix / IKPOSE_INSTALL_LIBDIR;
   for (const fs::path& file :
-       {prefix / "include/ikpose/ikpose.h", prefix / "include/ikpose/ik/two_bone_positions.h",
+       {prefix / "include/ikpose/ikpose.h", prefix / "include/ikpose/ikpose_link.h",
+        prefix / "include/ikpose/ik/two_bone_positions.h",
         prefix / "include/ikpose/anim/knee_policy.h", libdir / "libikpose_ik.a",
         libdir / "libikpose_anim.a", libdir / "cmake/ikpose/ikposeConfig.cmake",
         libdir / "cmake/ikpose/ikposeConfigVersion.cmake", libdir / "pkgconfig/ikpose.pc"}) {

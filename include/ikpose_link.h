@@ -1,0 +1,250 @@
+/* ikpose_link.h: a running game sends its IK targets to ikpose, live, frame by frame.
+ *
+ * What: one header, C99 or C++, needing only the C library and POSIX sockets. ikpose listens
+ * (`ikpose trace --listen 7777 --json`, or `ikpose view --listen 7777`); the game connects
+ * once, sends one frame per game frame, and closes when done:
+ *
+ *     #include "ikpose_link.h"
+ *
+ *     ikpose_link link;
+ *     if (ikpose_link_connect(&link, "127.0.0.1", 7777) != 0) puts(link.error);
+ *
+ *     ikpose_link_frame frame = {0};                  (each game frame)
+ *     frame.time = seconds_since_start;
+ *     ikpose_link_set_target(&frame, IKPOSE_LINK_LEFT_LEG, x, y, z);          (model space)
+ *     ikpose_link_set_pole(&frame, IKPOSE_LINK_LEFT_LEG, px, py, pz);         (optional)
+ *     ikpose_link_send_frame(&link, &frame);
+ *
+ *     ikpose_link_close(&link);                       (ikpose then reports what it received)
+ *
+ * A frame is one line of ikpose's targets format (docs/DESIGN.md, "trace"):
+ *   {"time": t, "limbs": {"left_leg": {"target": [x, y, z], "pole": [x, y, z]}}}
+ * with times strictly increasing. A limb left out keeps the target it was last sent. Floats
+ * are written with 9 significant digits, which read back to the same float.
+ *
+ * Why: the situation that pops is inside the running game; sending it is cheaper than writing
+ * a file, copying it and replaying it.
+ *
+ * Installed by `cmake --install` as <ikpose/ikpose_link.h>.
+ *
+ * Limits: every call blocks until the kernel has taken the bytes (a frame is under 1 KiB; the
+ * socket buffer holds hundreds), so a game is slowed only when ikpose falls that far behind.
+ * Not thread-safe: one thread sends on one link. Plain TCP, no encryption: keep it on
+ * loopback or a trusted network. ikpose takes one game at a time; a second one is refused,
+ * which ikpose_link_send_frame reports (-1, the reason in link.error). Every function returns
+ * 0 or -1 and never raises SIGPIPE. Compile with POSIX visible (the default of gcc and clang;
+ * with -std=c99 define _POSIX_C_SOURCE=200112L).
+ */
+#ifndef IKPOSE_LINK_H
+#define IKPOSE_LINK_H
+
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The limbs, in ikpose's names: "left_arm", "right_arm", "left_leg", "right_leg". */
+enum {
+  IKPOSE_LINK_LEFT_ARM = 0,
+  IKPOSE_LINK_RIGHT_ARM = 1,
+  IKPOSE_LINK_LEFT_LEG = 2,
+  IKPOSE_LINK_RIGHT_LEG = 3,
+  IKPOSE_LINK_LIMBS = 4
+};
+
+typedef struct ikpose_link_limb {
+  int has_target; /* 0: this limb is not on this frame (it keeps its last target) */
+  float target[3];
+  int has_pole; /* with a target only */
+  float pole[3];
+} ikpose_link_limb;
+
+typedef struct ikpose_link_frame {
+  double time; /* seconds, after the previous frame's */
+  ikpose_link_limb limbs[IKPOSE_LINK_LIMBS];
+} ikpose_link_frame;
+
+typedef struct ikpose_link {
+  int fd;          /* -1 when not connected */
+  char error[256]; /* why the last call returned -1 */
+} ikpose_link;
+
+static inline void ikpose_link_set_target(ikpose_link_frame* frame, int limb, float x, float y,
+                                          float z) {
+  if (limb < 0 || limb >= IKPOSE_LINK_LIMBS) return;
+  frame->limbs[limb].has_target = 1;
+  frame->limbs[limb].target[0] = x;
+  frame->limbs[limb].target[1] = y;
+  frame->limbs[limb].target[2] = z;
+}
+
+static inline void ikpose_link_set_pole(ikpose_link_frame* frame, int limb, float x, float y,
+                                        float z) {
+  if (limb < 0 || limb >= IKPOSE_LINK_LIMBS) return;
+  frame->limbs[limb].has_pole = 1;
+  frame->limbs[limb].pole[0] = x;
+  frame->limbs[limb].pole[1] = y;
+  frame->limbs[limb].pole[2] = z;
+}
+
+/* Internal: a number in JSON, whatever the C locale's decimal separator. */
+static inline int ikpose_link_number_(char* out, size_t size, double value, int digits) {
+  int n = snprintf(out, size, "%.*g", digits, value);
+  int i;
+  for (i = 0; i < n && (size_t)i < size; ++i) {
+    if (out[i] == ',') out[i] = '.';
+  }
+  return n;
+}
+
+static inline int ikpose_link_fail_(ikpose_link* link, const char* what, int err) {
+  if (err != 0) {
+    snprintf(link->error, sizeof link->error, "%s: %s", what, strerror(err));
+  } else {
+    snprintf(link->error, sizeof link->error, "%s", what);
+  }
+  return -1;
+}
+
+/* Connects to ikpose at host (an address or a name) and port. 0, or -1 with link->error. */
+static inline int ikpose_link_connect(ikpose_link* link, const char* host, unsigned short port) {
+  struct addrinfo hints;
+  struct addrinfo* found = NULL;
+  struct addrinfo* a;
+  char service[8];
+  int status;
+  int err = 0;
+  link->fd = -1;
+  link->error[0] = '\0';
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  snprintf(service, sizeof service, "%u", (unsigned)port);
+  status = getaddrinfo(host, service, &hints, &found);
+  if (status != 0) {
+    snprintf(link->error, sizeof link->error, "ikpose_link: %s: %s", host, gai_strerror(status));
+    return -1;
+  }
+  for (a = found; a != NULL; a = a->ai_next) {
+    int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    if (fd < 0) {
+      err = errno;
+      continue;
+    }
+    if (connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+      int one = 1;
+      /* A frame goes out when it is sent, not when the next one fills a packet. */
+      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+#ifdef SO_NOSIGPIPE
+      setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+      link->fd = fd;
+      break;
+    }
+    err = errno;
+    close(fd);
+  }
+  freeaddrinfo(found);
+  if (link->fd < 0) return ikpose_link_fail_(link, "ikpose_link: cannot connect to ikpose", err);
+  return 0;
+}
+
+/* Sends `size` bytes as they are: whole lines of the targets format, or a line the game
+ * formats itself. 0, or -1 with link->error. */
+static inline int ikpose_link_send_raw(ikpose_link* link, const char* bytes, size_t size) {
+#ifdef MSG_NOSIGNAL
+  const int flags = MSG_NOSIGNAL;
+#else
+  const int flags = 0;
+#endif
+  if (link->fd < 0) return ikpose_link_fail_(link, "ikpose_link: not connected", 0);
+  while (size > 0) {
+    ssize_t n = send(link->fd, bytes, size, flags);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ikpose_link_fail_(link, "ikpose_link: send", errno);
+    }
+    bytes += n;
+    size -= (size_t)n;
+  }
+  return 0;
+}
+
+/* Sends one frame as one line. 0; -1 with link->error when a number is not finite, when
+ * ikpose refused this game (another one is connected) or closed the link, or on a socket
+ * error. */
+static inline int ikpose_link_send_frame(ikpose_link* link, const ikpose_link_frame* frame) {
+  static const char* const names[IKPOSE_LINK_LIMBS] = {"left_arm", "right_arm", "left_leg",
+                                                       "right_leg"};
+  char line[1024]; /* the longest frame, four limbs with poles, is about 600 bytes */
+  size_t at = 0;
+  int limb;
+  int first = 1;
+  char reply[200];
+  ssize_t got;
+  if (link->fd < 0) return ikpose_link_fail_(link, "ikpose_link: not connected", 0);
+  /* ikpose writes to a game only to refuse it; a closed link reads as 0. */
+  got = recv(link->fd, reply, sizeof reply - 1, MSG_DONTWAIT);
+  if (got > 0) {
+    reply[got] = '\0';
+    reply[strcspn(reply, "\n")] = '\0';
+    return ikpose_link_fail_(link, reply, 0);
+  }
+  if (got == 0) return ikpose_link_fail_(link, "ikpose_link: ikpose closed the link", 0);
+  if (!isfinite(frame->time)) return ikpose_link_fail_(link, "ikpose_link: time not finite", 0);
+  at += (size_t)snprintf(line + at, sizeof line - at, "{\"time\": ");
+  at += (size_t)ikpose_link_number_(line + at, sizeof line - at, frame->time, 17);
+  at += (size_t)snprintf(line + at, sizeof line - at, ", \"limbs\": {");
+  for (limb = 0; limb < IKPOSE_LINK_LIMBS; ++limb) {
+    const ikpose_link_limb* l = &frame->limbs[limb];
+    int part;
+    int i;
+    if (!l->has_target) continue;
+    for (part = 0; part < (l->has_pole ? 2 : 1); ++part) {
+      const float* v = part == 0 ? l->target : l->pole;
+      for (i = 0; i < 3; ++i) {
+        if (!isfinite(v[i])) {
+          return ikpose_link_fail_(link, "ikpose_link: target or pole not finite", 0);
+        }
+      }
+      at += (size_t)snprintf(line + at, sizeof line - at,
+                             part == 0 ? "%s\"%s\": {\"target\": [" : ", \"pole\": [",
+                             first ? "" : ", ", names[limb]);
+      for (i = 0; i < 3; ++i) {
+        at += (size_t)ikpose_link_number_(line + at, sizeof line - at, v[i], 9);
+        at += (size_t)snprintf(line + at, sizeof line - at, i < 2 ? ", " : "]");
+      }
+    }
+    at += (size_t)snprintf(line + at, sizeof line - at, "}");
+    first = 0;
+  }
+  at += (size_t)snprintf(line + at, sizeof line - at, "}}\n");
+  if (at >= sizeof line) return ikpose_link_fail_(link, "ikpose_link: frame too long", 0);
+  return ikpose_link_send_raw(link, line, at);
+}
+
+/* Ends the link: ikpose has everything sent before this call. 0, or -1 with link->error. */
+static inline int ikpose_link_close(ikpose_link* link) {
+  int status = 0;
+  if (link->fd < 0) return 0;
+  if (close(link->fd) != 0) status = ikpose_link_fail_(link, "ikpose_link: close", errno);
+  link->fd = -1;
+  return status;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IKPOSE_LINK_H */

@@ -1,0 +1,84 @@
+#include "app/viewer_link.h"
+
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "app/viewer_state.h"
+
+namespace ikpose::app {
+
+bool StartLink(ViewerState& state, std::string* error, int* exit_code) {
+  if (state.options.listen.empty()) return true;
+  LinkAddress address;
+  LinkOptions options;
+  options.listen = state.options.listen;
+  if (!CheckLinkOptions(options, &address, error)) {
+    *exit_code = 2;
+    return false;
+  }
+  *exit_code = 1;
+  auto receiver = std::make_unique<LinkReceiver>();
+  if (!receiver->Start(address, error)) return false;
+  if (address.port == 0) {
+    LinkStatus status;
+    std::vector<scene::TargetKey> none;
+    while (!receiver->Poll(&none, &status)) {
+    }
+    std::cerr << "ikpose: listening on " << status.listening << std::endl;
+  }
+  state.link.receiver = std::move(receiver);
+  return true;
+}
+
+void ApplyLink(ViewerState& state) {
+  ViewerLink& link = state.link;
+  if (!link.receiver) return;
+  std::vector<scene::TargetKey> keys;
+  if (!link.receiver->Poll(&keys, &link.status)) return;
+  std::ostringstream status;
+  status << "link " << link.status.listening << ": "
+         << (link.status.peer.empty() ? "waiting for a game" : "game at " + link.status.peer)
+         << ", " << link.status.received << " frames";
+  if (link.status.dropped > 0) status << ", " << link.status.dropped << " dropped";
+  if (!link.status.last_error.empty()) status << "; last game: " << link.status.last_error;
+  state.panel.status = status.str();
+  if (keys.empty()) return;
+  if (!state.timeline.timeline.recording) {
+    link.skipped += keys.size();
+    return;
+  }
+  link.applied += keys.size();
+  scene::PosingSession& session = *state.loaded.session;
+  const std::array<scene::LimbInput, 4> now = scene::TargetsAt(keys, keys.back().time);
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbInput& in = now[static_cast<std::size_t>(limb)];
+    scene::LimbTarget& t = session.target(limb);
+    if (!t.available || !in.has_target) continue;
+    t.given = true;
+    t.enabled = true;
+    t.rung = -1;
+    t.target_ms = in.target_ms;
+    t.options.solver.use_pole = in.pole_ms.has_value();
+    if (in.pole_ms) {
+      t.options.solver.pole_ms = *in.pole_ms;
+      t.options.policy = anim::KneePolicy::kPole;
+    } else if (t.options.policy == anim::KneePolicy::kPole) {
+      t.options.policy = anim::NaturalOptions().policy;
+    }
+  }
+}
+
+asset::Json LinkReport(const ViewerState& state) {
+  const ViewerLink& link = state.link;
+  return {{"listening", link.status.listening},
+          {"peer", link.status.peer},
+          {"connections", link.status.connections},
+          {"received", link.status.received},
+          {"applied", link.applied},
+          {"skipped", link.skipped},
+          {"dropped", link.status.dropped},
+          {"last_error", link.status.last_error}};
+}
+
+}  // namespace ikpose::app

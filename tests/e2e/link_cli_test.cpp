@@ -1,0 +1,323 @@
+// `ikpose trace --listen`: a real TCP connection on loopback, the game's end played by
+// include/ikpose_link.h and by examples/link_sender. The contract: the same lines sent in any
+// pieces give the same report as the same lines in a file; a bad line, a connection dropped in
+// the middle of a line and binary noise give one error line and exit 1 within 10 s; a second
+// game is refused with a line saying so; nothing waits forever.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ikpose_link.h"
+#include "live_program.h"
+#include "run_program.h"
+
+namespace ikpose::test {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const fs::path kSweep = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "traces" / "left_leg_sweep.jsonl";
+constexpr double kContractSeconds = 10.0;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int CountLines(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+// `trace --listen 127.0.0.1:0 ARGS...` started, and the port it bound.
+struct Listening {
+  explicit Listening(const std::vector<std::string>& args) : program(Args(args)) {
+    port = program.WaitForPort(kContractSeconds);
+  }
+  static std::vector<std::string> Args(const std::vector<std::string>& args) {
+    std::vector<std::string> all = {"trace", "--listen", "127.0.0.1:0"};
+    all.insert(all.end(), args.begin(), args.end());
+    return all;
+  }
+  LiveProgram program;
+  int port = 0;
+};
+
+ikpose_link Connect(int port) {
+  ikpose_link link;
+  EXPECT_EQ(ikpose_link_connect(&link, "127.0.0.1", static_cast<unsigned short>(port)), 0)
+      << link.error;
+  return link;
+}
+
+// `text` sent in pieces of 1 to 200 bytes, cut wherever the seeded generator says.
+void SendInPieces(ikpose_link* link, const std::string& text, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<std::size_t> size(1, 200);
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t n = std::min(size(random), text.size() - at);
+    ASSERT_EQ(ikpose_link_send_raw(link, text.data() + at, n), 0) << link->error;
+    at += n;
+    if (random() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+// The contract's failure: exactly one error line, exit 1, nothing on stdout, in time.
+void ExpectOneErrorLine(LiveProgram& program, const std::string& says) {
+  const ProgramResult r = program.Wait(kContractSeconds);
+  EXPECT_LT(program.Elapsed(), kContractSeconds);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  // The notice of the port chosen, then the error: the only two lines.
+  EXPECT_EQ(CountLines(r.err), 2) << r.err;
+  const std::size_t error_at = r.err.find("ikpose: error: ");
+  ASSERT_NE(error_at, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("ikpose: error: ", error_at + 1), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(says, error_at), std::string::npos) << r.err;
+}
+
+TEST(LinkCli, PathSentInArbitraryPiecesReportsWhatTheFileReports) {
+  const std::string dir = MakeTempDir();
+  const ProgramResult from_file = RunIkpose({"trace", "--targets", kSweep.string(), "--policy",
+                                             "seed", "--json", "--out", dir + "/file.jsonl"});
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  ASSERT_EQ(json::parse(from_file.out)["pops"].size(), 1u);  // the sweep's pop is there to see
+
+  for (unsigned seed : {1u, 2u}) {
+    Listening live({"--policy", "seed", "--json", "--out", dir + "/link.jsonl"});
+    ASSERT_NE(live.port, 0);
+    ikpose_link link = Connect(live.port);
+    SendInPieces(&link, ReadText(kSweep), seed);
+    ASSERT_EQ(ikpose_link_close(&link), 0);
+    const ProgramResult r = live.program.Wait(kContractSeconds);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(json::parse(r.out), json::parse(from_file.out)) << "seed " << seed;
+    EXPECT_EQ(ReadText(dir + "/link.jsonl"), ReadText(dir + "/file.jsonl"));
+  }
+  fs::remove_all(dir);
+}
+
+TEST(LinkCli, FailOnPopExitsOneAfterTheReportAsForAFile) {
+  Listening live({"--policy", "seed", "--fail-on-pop"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  const std::string text = ReadText(kSweep);
+  ASSERT_EQ(ikpose_link_send_raw(&link, text.data(), text.size()), 0);
+  ikpose_link_close(&link);
+  const ProgramResult r = live.program.Wait(kContractSeconds);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("1 pop\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+}
+
+TEST(LinkCli, ANamedPortPrintsNothingButTheReport) {
+  const int port = FreePort();
+  ASSERT_NE(port, 0);
+  LiveProgram program(
+      {"trace", "--listen", "127.0.0.1:" + std::to_string(port), "--policy", "seed", "--json"});
+  // No notice for a named port: the game connects when the port is up.
+  ikpose_link link;
+  bool connected = false;
+  while (!connected && program.Elapsed() < kContractSeconds) {
+    connected = ikpose_link_connect(&link, "127.0.0.1", static_cast<unsigned short>(port)) == 0;
+    if (!connected) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(connected);
+  const std::string text = ReadText(kSweep);
+  ASSERT_EQ(ikpose_link_send_raw(&link, text.data(), text.size()), 0);
+  ikpose_link_close(&link);
+  const ProgramResult r = program.Wait(kContractSeconds);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(json::parse(r.out)["frames"], 61);
+}
+
+TEST(LinkCli, FramesSentWithTheHeaderArriveAsTheFloatsSent) {
+  const std::string dir = MakeTempDir();
+  Listening live({"--policy", "natural", "--out", dir + "/link.jsonl"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  std::vector<ikpose_link_frame> sent;
+  for (int i = 0; i < 5; ++i) {
+    ikpose_link_frame frame{};
+    frame.time = i / 60.0;
+    ikpose_link_set_target(&frame, IKPOSE_LINK_LEFT_ARM, 0.3f + 0.01f * i, 1.1f, 0.2f / 3.f);
+    ikpose_link_set_pole(&frame, IKPOSE_LINK_LEFT_ARM, 0.3f, 1.1f, -1.f / 7.f);
+    if (i < 2) ikpose_link_set_target(&frame, IKPOSE_LINK_RIGHT_LEG, -0.1f, 0.1f * i, 0.05f);
+    ASSERT_EQ(ikpose_link_send_frame(&link, &frame), 0) << link.error;
+    sent.push_back(frame);
+  }
+  ASSERT_EQ(ikpose_link_close(&link), 0);
+  const ProgramResult r = live.program.Wait(kContractSeconds);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(ReadText(dir + "/link.jsonl"));
+  std::string line;
+  std::getline(lines, line);  // the header
+  for (const ikpose_link_frame& frame : sent) {
+    ASSERT_TRUE(std::getline(lines, line));
+    const json j = json::parse(line);
+    const json& arm = j["limbs"]["left_arm"]["input"];
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(arm["target"][k].get<float>(), frame.limbs[IKPOSE_LINK_LEFT_ARM].target[k]);
+      EXPECT_EQ(arm["pole"][k].get<float>(), frame.limbs[IKPOSE_LINK_LEFT_ARM].pole[k]);
+    }
+    // The right leg's last target holds on the frames that leave it out.
+    const json& leg = j["limbs"]["right_leg"]["input"]["target"];
+    EXPECT_EQ(leg[1].get<float>(), frame.time == 0.0 ? 0.f : 0.1f);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(LinkCli, GarbageLineAfterGoodOnesIsOneErrorNamingItsLineWhileTheGameStaysConnected) {
+  Listening live({"--policy", "seed", "--json"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  const std::string text = ReadText(kSweep).substr(0, 2000);
+  const std::string good = text.substr(0, text.rfind('\n') + 1);  // whole lines only
+  const std::string garbage = "{\"time\": 9, \"limbs\": nonsense}\n";
+  ASSERT_EQ(ikpose_link_send_raw(&link, good.data(), good.size()), 0);
+  ASSERT_EQ(ikpose_link_send_raw(&link, garbage.data(), garbage.size()), 0);
+  // The game does not close: the error comes when the line does.
+  ExpectOneErrorLine(live.program, "link:" + std::to_string(CountLines(good) + 1) + ": ");
+  ikpose_link_close(&link);
+}
+
+TEST(LinkCli, ConnectionDroppedInTheMiddleOfALineIsOneError) {
+  Listening live({"--policy", "seed", "--json"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  const std::string text = ReadText(kSweep);
+  const std::size_t cut = text.find('\n', 1000) + 40;  // 40 bytes into a line
+  ASSERT_EQ(ikpose_link_send_raw(&link, text.data(), cut), 0);
+  ikpose_link_close(&link);
+  ExpectOneErrorLine(live.program, "closed in the middle of this line");
+}
+
+TEST(LinkCli, BinaryNoiseIsOneErrorAtOnce) {
+  Listening live({"--policy", "seed", "--json"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  std::mt19937 random(7);
+  // No newline in it, less than a line's limit, and the game stays connected: found by its
+  // bytes, not by a line that never ends.
+  std::string noise(4096, '\0');
+  for (char& c : noise) {
+    do {
+      c = static_cast<char>(random() & 0xff);
+    } while (c == '\n');
+  }
+  ASSERT_EQ(ikpose_link_send_raw(&link, noise.data(), noise.size()), 0);
+  ExpectOneErrorLine(live.program, "link:1: binary data");
+  ikpose_link_close(&link);
+}
+
+TEST(LinkCli, ALineOverTheLimitIsOneErrorNamingTheLine) {
+  Listening live({"--policy", "seed", "--json"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  const std::string text = ReadText(kSweep);
+  const std::string three = text.substr(0, text.find('\n', text.find('\n', 0) + 1) + 1);
+  ASSERT_EQ(CountLines(three), 2);
+  const std::string huge = "{\"time\": 5, \"limbs\": {}, \"pad\": \"" + std::string(80000, 'x');
+  ASSERT_EQ(ikpose_link_send_raw(&link, three.data(), three.size()), 0);
+  // The kernel may take only part of it before ikpose stops reading: the send may fail.
+  ikpose_link_send_raw(&link, huge.data(), huge.size());
+  ExpectOneErrorLine(live.program, "link:3: line longer than 65536 bytes");
+  ikpose_link_close(&link);
+}
+
+TEST(LinkCli, ASecondGameIsRefusedWithALineAndTheFirstCarriesOn) {
+  const ProgramResult from_file =
+      RunIkpose({"trace", "--targets", kSweep.string(), "--policy", "seed", "--json"});
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  Listening live({"--policy", "seed", "--json"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link first = Connect(live.port);
+  const std::string text = ReadText(kSweep);
+  const std::size_t half = text.size() / 2;
+  ASSERT_EQ(ikpose_link_send_raw(&first, text.data(), half), 0);
+
+  ikpose_link second = Connect(live.port);
+  std::string refusal;
+  char buffer[256];
+  for (ssize_t n; (n = recv(second.fd, buffer, sizeof buffer, 0)) > 0;) refusal.append(buffer, n);
+  EXPECT_EQ(refusal, "ikpose: busy: another game is connected; one connection at a time\n");
+  // The header reports it too: the game learns why its frames go nowhere.
+  ikpose_link_frame frame{};
+  frame.time = 0.0;
+  EXPECT_EQ(ikpose_link_send_frame(&second, &frame), -1);
+  ikpose_link_close(&second);
+
+  ASSERT_EQ(ikpose_link_send_raw(&first, text.data() + half, text.size() - half), 0);
+  ikpose_link_close(&first);
+  const ProgramResult r = live.program.Wait(kContractSeconds);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out), json::parse(from_file.out));
+}
+
+TEST(LinkCli, TheExampleSenderReplaysThePathInTimeAndGivesTheFilesReport) {
+  const ProgramResult from_file =
+      RunIkpose({"trace", "--targets", kSweep.string(), "--policy", "seed", "--json"});
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  Listening live({"--policy", "seed", "--json"});
+  ASSERT_NE(live.port, 0);
+  // One second of path at four times its speed: a quarter of a second.
+  LiveProgram sender({"--port", std::to_string(live.port), "--speed", "4", kSweep.string()},
+                     LINK_SENDER_EXE);
+  const ProgramResult sent = sender.Wait(kContractSeconds);
+  EXPECT_EQ(sent.exit_code, 0) << sent.err;
+  EXPECT_EQ(sent.out.rfind("sent 61 frames in ", 0), 0u) << sent.out;
+  EXPECT_GT(sender.Elapsed(), 0.2);  // paced, not all at once
+  const ProgramResult r = live.program.Wait(kContractSeconds);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json::parse(r.out), json::parse(from_file.out));
+}
+
+TEST(LinkCli, NoGameWithinTheIdleTimeoutIsOneErrorNotAHang) {
+  Listening live({"--idle-timeout", "0.5"});
+  ASSERT_NE(live.port, 0);
+  ExpectOneErrorLine(live.program, "within 0.5 s (--idle-timeout)");
+}
+
+TEST(LinkCli, AGameThatFallsSilentMeetsTheIdleTimeout) {
+  Listening live({"--idle-timeout", "0.5"});
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  const std::string text = ReadText(kSweep).substr(0, 500);
+  ASSERT_EQ(ikpose_link_send_raw(&link, text.data(), text.size()), 0);
+  ExpectOneErrorLine(live.program, "sent nothing for 0.5 s (--idle-timeout)");
+  ikpose_link_close(&link);
+}
+
+TEST(LinkCli, UsageErrorsExitTwoBeforeListening) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--listen", "7777", "--targets", kSweep.string()},
+                                             {"--listen", "99999"},
+                                             {"--listen", "example.invalid:7777"},
+                                             {"--listen", "::1:7777"},
+                                             {"--idle-timeout", "5"},
+                                             {"--listen", "0", "--idle-timeout", "0"}}) {
+    std::vector<std::string> all = {"trace"};
+    all.insert(all.end(), args.begin(), args.end());
+    const ProgramResult r = RunIkpose(all);
+    EXPECT_EQ(r.exit_code, 2) << args[1];
+    EXPECT_EQ(r.err.rfind("ikpose: error: ", 0), 0u) << r.err;
+    EXPECT_EQ(CountLines(r.err), 1) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace ikpose::test
