@@ -54,16 +54,9 @@ void ApplyLink(ViewerState& state) {
   for (anim::Limb limb : anim::kLimbs) {
     const scene::LimbInput& in = now[static_cast<std::size_t>(limb)];
     scene::LimbTarget& t = session.target(limb);
-    if (!t.available || !in.has_target) continue;
-    t.given = true;
-    t.enabled = true;
-    t.rung = -1;
-    t.target_ms = in.target_ms;
-    t.options.solver.use_pole = in.pole_ms.has_value();
-    if (in.pole_ms) {
-      t.options.solver.pole_ms = *in.pole_ms;
-      t.options.policy = anim::KneePolicy::kPole;
-    } else if (t.options.policy == anim::KneePolicy::kPole) {
+    if (!t.available || !scene::PlaceInput(in, t)) continue;
+    // A pole that stopped coming back: the limb's default policy again.
+    if (!in.pole_ms && t.options.policy == anim::KneePolicy::kPole) {
       t.options.policy = anim::NaturalOptions().policy;
     }
   }

@@ -72,17 +72,23 @@ void RestoreInput(const TraceFrame& frame, PosingSession& session) {
       t.target_ms = session.resting_target(limb);  // Evaluate puts it on the hand or foot
       continue;
     }
-    t.enabled = true;
-    t.rung = -1;
-    t.target_ms = in.target_ms;
-    t.options.solver.use_pole = in.pole_ms.has_value();
-    if (in.pole_ms) {
-      t.options.solver.pole_ms = *in.pole_ms;
-      t.options.policy = anim::KneePolicy::kPole;
-    } else if (sample.solved) {
-      t.options.policy = sample.policy;
-    }
+    PlaceInput(in, t);
+    if (!in.pole_ms && sample.solved) t.options.policy = sample.policy;
   }
+}
+
+bool PlaceInput(const LimbInput& in, LimbTarget& target) {
+  if (!in.has_target) return false;
+  target.given = true;
+  target.enabled = true;
+  target.rung = -1;
+  target.target_ms = in.target_ms;
+  target.options.solver.use_pole = in.pole_ms.has_value();
+  if (in.pole_ms) {
+    target.options.solver.pole_ms = *in.pole_ms;
+    target.options.policy = anim::KneePolicy::kPole;
+  }
+  return true;
 }
 
 void ApplyPolicy(const TraceFrame& frame, anim::KneePolicy policy, PosingSession& session) {

@@ -62,6 +62,11 @@ bool RecordLive(const PosingSession& session, float seconds, Timeline& timeline)
 // Empties the recording (a trace's request is dropped too: what follows is live).
 void ClearTimeline(Timeline& timeline);
 
+// One limb's input (a trace frame's, a live game's) put on its target: placed, enabled, off any
+// rung, at the input's point, and toward its pole under the pole policy when it has one. False,
+// and the target untouched, when the input places no target.
+bool PlaceInput(const LimbInput& in, LimbTarget& target);
+
 // Puts the frame's input into the session: clip time (paused), every limb's target (given when
 // the frame gave it, else back on its hand or foot), pole and policy. Evaluate afterwards.
 void RestoreInput(const TraceFrame& frame, PosingSession& session);
