@@ -49,4 +49,10 @@ Bounds ComputeBounds(const Model& model, const Pose& pose) {
   return bounds;
 }
 
+void DetectRig(Model& model) {
+  const Pose rest = RestPose(model.skeleton);
+  model.chains = DetectChains(model.skeleton, rest);
+  model.humanoid = MapHumanoid(model.skeleton, rest, model.chains);
+}
+
 }  // namespace ikpose::anim

@@ -30,6 +30,7 @@
 
 #include "anim/chains.h"
 #include "anim/clip.h"
+#include "anim/humanoid.h"
 #include "anim/skeleton.h"
 
 namespace ikpose::anim {
@@ -116,6 +117,7 @@ struct Model {
   std::vector<Texture> textures;
   std::vector<Clip> clips;
   ChainSet chains;                    // limbs detected on the rest pose
+  HumanoidMap humanoid;               // pelvis, spine, head... found around the chains
   std::vector<std::string> warnings;  // from loading and the rig checks, one line each
   bool has_file_skin = false;         // false: a static model (every mesh rigid)
   std::string units;                  // "m" for glTF; "" when the file does not say
@@ -124,6 +126,9 @@ struct Model {
 // Metres per model unit from `Model::units` ("m" 1, "cm" 0.01, "2.54 cm" 0.0254); 0 when the
 // file does not say, so a caller shows plain "units" rather than a guess.
 float MetersPerUnit(const Model& model);
+
+// Detects the limb chains and the humanoid map on the rest pose (what the loader does).
+void DetectRig(Model& model);
 
 // Index of the clip called `name`, -1 if none. An unnamed clip also answers to "0", "1"...
 // (its index) and to "" when it is the only clip.

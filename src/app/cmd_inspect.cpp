@@ -63,6 +63,17 @@ void PrintText(const asset::Json& j, std::ostream& out) {
         << c["found_by"].get<std::string>()
         << (c["end_is_child"].get<bool>() ? "" : "; end bone hangs elsewhere") << ")\n";
   }
+  const auto& body = j["humanoid"];
+  const auto bone = [](const asset::Json& name) {
+    return name.is_null() ? std::string("-") : name.get<std::string>();
+  };
+  if (!body["pelvis"].is_null() || !body["chest"].is_null()) {
+    out << "body: pelvis " << bone(body["pelvis"]) << ", spine " << body["spine"].size()
+        << " bones to chest " << bone(body["chest"]) << ", neck " << bone(body["neck"]) << ", head "
+        << bone(body["head"]) << ", clavicles " << bone(body["clavicles"]["left"]) << " / "
+        << bone(body["clavicles"]["right"]) << ", toes " << bone(body["toes"]["left"]) << " / "
+        << bone(body["toes"]["right"]) << "\n";
+  }
   out << "warnings: " << j["warnings"].size() << "\n";
   for (const auto& w : j["warnings"]) out << "  " << w.get<std::string>() << "\n";
 }

@@ -598,7 +598,7 @@ void CheckModel(anim::Model& model) {
                                "metres; targets are in the file's units");
     }
   }
-  model.chains = anim::DetectChains(model.skeleton, rest);
+  anim::DetectRig(model);
   for (std::string& warning : anim::CheckRig(model.skeleton, rest, model.chains)) {
     model.warnings.push_back(std::move(warning));
   }

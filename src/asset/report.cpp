@@ -57,6 +57,29 @@ Json ChainJson(const anim::Skeleton& skeleton, const Listing& listing,
   return j;
 }
 
+// The humanoid map by bone name; a bone not found is null.
+Json HumanoidJson(const anim::Skeleton& skeleton, const anim::HumanoidMap& map) {
+  const auto name = [&skeleton](int bone) -> Json {
+    return bone >= 0 ? Json(skeleton.names[static_cast<std::size_t>(bone)]) : Json(nullptr);
+  };
+  Json j;
+  j["pelvis"] = name(map.pelvis);
+  Json spine = Json::array();
+  for (int bone : map.spine) spine.push_back(name(bone));
+  j["spine"] = spine;
+  j["chest"] = name(map.chest);
+  j["neck"] = name(map.neck);
+  j["head"] = name(map.head);
+  j["clavicles"] = {{"left", name(map.clavicle(anim::Side::kLeft))},
+                    {"right", name(map.clavicle(anim::Side::kRight))}};
+  j["toes"] = {{"left", name(map.toe(anim::Side::kLeft))},
+               {"right", name(map.toe(anim::Side::kRight))}};
+  j["facing"] = map.facing_valid ? ToJson(map.facing_ms) : Json(nullptr);
+  j["hips_facing"] = ToJson(map.hips_facing_ms);
+  j["shoulders_facing"] = ToJson(map.shoulders_facing_ms);
+  return j;
+}
+
 Json RotationJson(const ik::RotationReport& r) {
   Json j;
   j["rotation"] = ToJson(r.rotation);
@@ -164,6 +187,7 @@ Json InspectReport(const anim::Model& model) {
     if (chain.valid()) chains[std::string(anim::LimbName(limb))] = ChainJson(s, listing, chain);
   }
   j["chains"] = chains;
+  j["humanoid"] = HumanoidJson(s, model.humanoid);
   j["warnings"] = model.warnings;
   return j;
 }

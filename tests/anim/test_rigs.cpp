@@ -94,7 +94,7 @@ HumanoidNames SideWordNames() {
 Model MakeHumanoidModel(const HumanoidNames& names) {
   Model model;
   model.skeleton = MakeHumanoid(names);
-  model.chains = DetectChains(model.skeleton, RestPose(model.skeleton));
+  DetectRig(model);
   return model;
 }
 

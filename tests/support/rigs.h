@@ -32,7 +32,7 @@ inline anim::Model TwoLegRig() {
   clip.name = "idle";
   clip.duration = 1.0f;
   m.clips.push_back(clip);
-  m.chains = anim::DetectChains(m.skeleton, anim::RestPose(m.skeleton));  // as the loader does
+  anim::DetectRig(m);  // as the loader does
   return m;
 }
 
