@@ -17,6 +17,7 @@
 #include "asset/load_model.h"
 #include "scene/foot_lock.h"
 #include "scene/pop_detector.h"
+#include "scene/rig_facts.h"
 #include "scene/trace.h"
 #include "scene/trace_file.h"
 #include "scene/trace_replay.h"
@@ -244,11 +245,13 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   std::vector<scene::TraceFrame> frames(static_cast<std::size_t>(range.frames));
   scene::FootPaths feet;  // the clip's feet, for how far its planted feet slide
   bool any_pole = false;
+  const std::shared_ptr<const scene::RigFacts> facts = scene::MeasureRig(model);
   for (int i = 0; i < range.frames; ++i) {
     const scene::TraceFrame in = input_at(i);
     for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
     scene::TraceFrame& solved = frames[static_cast<std::size_t>(i)];
-    const auto session = scene::SolveFrame(model, plan.request, in, std::nullopt, &solved, &error);
+    const auto session =
+        scene::SolveFrame(model, plan.request, in, std::nullopt, &solved, &error, facts);
     if (!session) return PrintError(err, frame_error(in));
     feet.Record(*session);
     if (!options.out.empty() && !trace_file.Write(scene::TraceFrameLine(solved) + "\n", &error)) {
@@ -273,7 +276,7 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     for (int i = 0; i < range.frames; ++i) {
       const scene::TraceFrame in = input_at(i);
       std::swap(pair[0], pair[1]);
-      if (!scene::SolveFrame(model, plan.request, in, policy, &pair[1], &error)) {
+      if (!scene::SolveFrame(model, plan.request, in, policy, &pair[1], &error, facts)) {
         return PrintError(err, std::string("under the ") + anim::PolicyName(policy) +
                                    " policy: " + frame_error(in));
       }

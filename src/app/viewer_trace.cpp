@@ -33,7 +33,8 @@ bool SolveUnder(const ViewerState& state, const scene::TraceFrame& frame,
                 std::string* error) {
   const scene::Timeline& t = state.timeline.timeline;
   if (t.base) {
-    return scene::SolveFrame(*state.loaded.model, *t.base, frame, policy, solved, error) != nullptr;
+    return scene::SolveFrame(*state.loaded.model, *t.base, frame, policy, solved, error,
+                             state.loaded.session->facts()) != nullptr;
   }
   *solved = scene::SolveLive(*state.loaded.session, frame, policy);
   return true;
@@ -111,7 +112,8 @@ bool ShowFrame(ViewerState& state, int index, std::string* error) {
   const scene::TraceFrame& frame = t.recorder[static_cast<std::size_t>(index)];
   if (t.base) {
     std::unique_ptr<scene::PosingSession> session =
-        scene::SolveFrame(*state.loaded.model, *t.base, frame, std::nullopt, nullptr, error);
+        scene::SolveFrame(*state.loaded.model, *t.base, frame, std::nullopt, nullptr, error,
+                          state.loaded.session->facts());
     if (!session) return false;
     session->playback.playing = false;
     state.drag.End();

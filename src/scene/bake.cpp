@@ -48,7 +48,10 @@ std::vector<anim::Clip> ClipsWithBake(const anim::Model& model, anim::Clip baked
 }
 
 Baker::Baker(const anim::Model& model, PosingRequest base, BakeSettings settings)
-    : model_(&model), base_(std::move(base)), settings_(std::move(settings)) {
+    : model_(&model),
+      facts_(MeasureRig(model)),
+      base_(std::move(base)),
+      settings_(std::move(settings)) {
   clip_name_ = base_.ClipName();
   frame_count_ = std::max(0, BakeFrameCount(settings_.from, settings_.to, settings_.fps));
   locals_ls_.reserve(static_cast<std::size_t>(frame_count_));
@@ -93,7 +96,7 @@ bool Baker::Step(std::string* error) {
     return false;
   };
   std::string why;
-  std::unique_ptr<PosingSession> session = BuildSession(*model_, RequestAt(frame), &why);
+  std::unique_ptr<PosingSession> session = BuildSession(*model_, RequestAt(frame), &why, facts_);
   if (!session) return fail(why);
   if (phase_ == Phase::kSolve) {
     for (anim::Limb limb : anim::kLimbs) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "anim/model.h"
 #include "scene/foot_lock.h"
 #include "scene/posing_request.h"
+#include "scene/rig_facts.h"
 #include "scene/trace_file.h"
 
 namespace ikpose::scene {
@@ -84,6 +86,7 @@ class Baker {
   void FindLocks();
 
   const anim::Model* model_;
+  std::shared_ptr<const RigFacts> facts_;  // measured once, shared by every frame's session
   PosingRequest base_;
   BakeSettings settings_;
   std::string clip_name_;

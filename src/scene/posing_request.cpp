@@ -185,11 +185,12 @@ bool CheckRequest(const PosingRequest& request, std::string* error) {
 }
 
 std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
-                                            std::string* error) {
+                                            std::string* error,
+                                            std::shared_ptr<const RigFacts> facts) {
   if (!CheckRequest(request, error)) return nullptr;
-  auto session = std::make_unique<PosingSession>(model);
+  auto session = std::make_unique<PosingSession>(model, std::move(facts));
   // Step 0: a ladder in front of the character, sized to it (a scenario's ladder replaces it).
-  const anim::Bounds bounds = anim::ComputeBounds(model, session->rest_pose());
+  const anim::Bounds& bounds = session->facts()->rest_bounds;
   if (!bounds.empty()) {
     const glm::vec3 floor_ms(0.5f * (bounds.min.x + bounds.max.x), bounds.min.y,
                              0.5f * (bounds.min.z + bounds.max.z));

@@ -59,8 +59,10 @@ struct PosingRequest {
 bool CheckRequest(const PosingRequest& request, std::string* error);
 
 // Builds the session over `model` (which must outlive it). Null with one line in *error for a
-// clip, limb or chain the model lacks or a target that cannot be solved.
+// clip, limb or chain the model lacks or a target that cannot be solved. `facts` (MeasureRig of
+// `model`) spare measuring the model again: replays and bakes build one session per frame.
 std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
-                                            std::string* error);
+                                            std::string* error,
+                                            std::shared_ptr<const RigFacts> facts = nullptr);
 
 }  // namespace ikpose::scene

@@ -77,26 +77,18 @@ glm::vec3 RungPoint(const Ladder& ladder, anim::Limb limb, int rung, const glm::
 
 }  // namespace
 
-PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
-  rest_ = anim::RestPose(model.skeleton);
+PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts)
+    : model_(&model), facts_(std::move(facts)) {
+  if (!facts_ || facts_->bone_count != model.skeleton.size()) facts_ = MeasureRig(model);
+  rest_ = facts_->rest;
   for (anim::Limb limb : anim::kLimbs) {
     target(limb).available = chain(limb).valid();
     target(limb).pinned = IsLeg(limb);
   }
   body_bone_ = FindBodyBone(model);
-  const anim::Bounds bounds = anim::ComputeBounds(model, rest_);
-  const float floor_y = bounds.empty() ? 0.0f : bounds.min.y;
-  mirror_map_ = anim::BuildMirrorMap(model.skeleton, rest_, model.chains,
-                                     bounds.empty() ? 1.0f : bounds.max.y - bounds.min.y);
-  for (anim::Limb limb : anim::kLimbs) {
-    if (!chain(limb).valid()) continue;
-    const int end = chain(limb).end;
-    if (IsLeg(limb)) {
-      feet_[static_cast<int>(limb)] = MeasureFoot(model.skeleton, rest_, end, floor_y);
-    } else {
-      hands_[static_cast<int>(limb)] = MeasureHand(model.skeleton, rest_, end);
-    }
-  }
+  mirror_map_ = facts_->mirror_map;
+  hands_ = facts_->hands;
+  feet_ = facts_->feet;
   bone_turns_ls.assign(rest_.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   base_ = rest_;
   pose_ = rest_;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "anim/model.h"
 #include "scene/grip.h"
 #include "scene/ladder.h"
+#include "scene/rig_facts.h"
 
 namespace ikpose::scene {
 
@@ -80,9 +82,11 @@ struct ClipPlayback {
 class PosingSession {
  public:
   // Takes the model's detected limb chains and puts every target on its hand or foot.
-  explicit PosingSession(const anim::Model& model);
+  // `facts` measured on `model` (MeasureRig) spares measuring them again; null: measured here.
+  explicit PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts = nullptr);
 
   const anim::Model& model() const { return *model_; }
+  const std::shared_ptr<const RigFacts>& facts() const { return facts_; }
   const anim::ChainSet& chains() const { return model_->chains; }
   const anim::LimbChain& chain(anim::Limb limb) const { return model_->chains[limb]; }
   LimbTarget& target(anim::Limb limb) { return targets_[static_cast<int>(limb)]; }
@@ -200,6 +204,7 @@ class PosingSession {
   anim::ChainSolveResult FollowRung(anim::Limb limb, const LimbTarget& t);
 
   const anim::Model* model_;
+  std::shared_ptr<const RigFacts> facts_;
   std::array<LimbTarget, 4> targets_;
   std::array<anim::ChainSolveResult, 4> results_;
   std::array<glm::vec3, 4> resting_ms_{};

@@ -45,10 +45,11 @@ PosingRequest WithPolicy(const PosingRequest& request, const TraceFrame& frame,
 std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const PosingRequest& base,
                                           const TraceFrame& input,
                                           std::optional<anim::KneePolicy> policy,
-                                          TraceFrame* recorded, std::string* error) {
+                                          TraceFrame* recorded, std::string* error,
+                                          std::shared_ptr<const RigFacts> facts) {
   PosingRequest request = FrameRequest(base, input);
   if (policy) request = WithPolicy(request, input, *policy);
-  std::unique_ptr<PosingSession> session = BuildSession(model, request, error);
+  std::unique_ptr<PosingSession> session = BuildSession(model, request, error, std::move(facts));
   if (session && recorded) *recorded = RecordFrame(*session, input.frame, input.time, input.inputs);
   return session;
 }
@@ -58,9 +59,10 @@ bool ReplayUnder(const anim::Model& model, const PosingRequest& base,
                  std::vector<TraceFrame>* replayed, std::string* error) {
   replayed->clear();
   replayed->reserve(inputs.size());
+  const std::shared_ptr<const RigFacts> facts = MeasureRig(model);
   for (const TraceFrame& input : inputs) {
     TraceFrame frame;
-    if (!SolveFrame(model, base, input, policy, &frame, error)) return false;
+    if (!SolveFrame(model, base, input, policy, &frame, error, facts)) return false;
     replayed->push_back(std::move(frame));
   }
   return true;

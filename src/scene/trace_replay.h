@@ -35,11 +35,12 @@ PosingRequest WithPolicy(const PosingRequest& request, const TraceFrame& frame,
                          anim::KneePolicy policy);
 
 // The frame's input solved (under `policy` when given) and recorded. Null session and one line
-// in *error when it cannot be built.
+// in *error when it cannot be built. `facts`: the model's, measured once for every frame.
 std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const PosingRequest& base,
                                           const TraceFrame& input,
                                           std::optional<anim::KneePolicy> policy,
-                                          TraceFrame* recorded, std::string* error);
+                                          TraceFrame* recorded, std::string* error,
+                                          std::shared_ptr<const RigFacts> facts = nullptr);
 
 // Every frame's input solved again under `policy`; false with the first frame's error.
 bool ReplayUnder(const anim::Model& model, const PosingRequest& base,
