@@ -129,6 +129,11 @@ int Run(int argc, char** argv) {
                    "timeline. Port 0: any free port, printed on stderr")
       ->excludes("--trace");
   view_cmd
+      ->add_option("--autosave", view.autosave_seconds,
+                   "seconds between autosaves of an edited session (0: never); the autosave is "
+                   "offered back after a crash")
+      ->check(CLI::Range(0.0f, 86400.0f));
+  view_cmd
       ->add_option("--quit-after-frames", view.quit_after_frames,
                    "close after N frames on screen (for timing the start-up)")
       ->group("");

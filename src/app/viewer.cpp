@@ -19,12 +19,6 @@
 
 namespace ikpose::app {
 
-namespace {
-
-// Taken during static initialisation, before main(): the start of the start-up time.
-const auto kProgramStart = std::chrono::steady_clock::now();
-
-// The key light comes from above, over the camera's right shoulder.
 render::Lighting KeyLight(const OrbitCamera& camera) {
   render::Lighting lighting;
   lighting.eye_ms = camera.Eye();
@@ -34,8 +28,13 @@ render::Lighting KeyLight(const OrbitCamera& camera) {
   return lighting;
 }
 
+namespace {
+
+// Taken during static initialisation, before main(): the start of the start-up time.
+const auto kProgramStart = std::chrono::steady_clock::now();
+
 bool PanelShown(const ViewerState& state) {
-  return !state.options.offscreen || state.options.panel;
+  return (!state.options.offscreen || state.options.panel) && !state.panel_hidden;
 }
 
 // The corner view's rectangle, in pixels from the bottom-left: a third of the window's height,
@@ -127,6 +126,72 @@ void HoverLabel(const ViewerState& state) {
   draw->AddText(at, IM_COL32(255, 170, 90, 255), name);
 }
 
+// The selected bone's rings, three pixels wide, over the model and under the panel; the ring
+// under the cursor (or held) brighter and wider, so a user sees which one a click takes.
+void DrawRings(const ViewerState& state, int width, int height) {
+  const int selected = state.panel.selected_bone;
+  if (selected < 0 || selected >= state.loaded.model->skeleton.size()) return;
+  const auto rings =
+      scene::BoneRings(state.loaded.session->pose(), selected, state.panel.ring_local_axes,
+                       RingViewDir(state), RingRadius(state));
+  const int held = state.ring_drag.active() ? static_cast<int>(state.ring_drag.axis()) : -1;
+  const int lit = held >= 0 ? held : state.mouse == MouseMode::kNone ? state.hover_ring : -1;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float w = static_cast<float>(std::max(width, 1)),
+              h = static_cast<float>(std::max(height, 1));
+  const glm::vec2 scale(io.DisplaySize.x / w, io.DisplaySize.y / h);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  for (int r = 0; r < static_cast<int>(rings.size()); ++r) {
+    const scene::BoneRing& ring = rings[static_cast<std::size_t>(r)];
+    const glm::vec3 helper =
+        std::abs(ring.axis_ms.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+    const glm::vec3 u = glm::normalize(glm::cross(ring.axis_ms, helper));
+    const glm::vec3 v = glm::cross(ring.axis_ms, u);
+    constexpr int kPoints = 64;
+    ImVec2 points[kPoints];
+    for (int i = 0; i < kPoints; ++i) {
+      const float a = 6.28318530718f * static_cast<float>(i) / kPoints;
+      const glm::vec3 p = state.camera.Project(
+          ring.center_ms + ring.radius * (std::cos(a) * u + std::sin(a) * v), w, h);
+      points[i] = ImVec2(p.x * scale.x, p.y * scale.y);
+    }
+    glm::vec4 c = ring.color;
+    if (r == lit) c = glm::mix(c, glm::vec4(1.0f), 0.45f);
+    draw->AddPolyline(points, kPoints, ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)),
+                      ImDrawFlags_Closed, r == lit ? 5.0f : 3.0f);
+  }
+}
+
+// The axis a drag or G/R/S is locked to, as a long line through the handle in its colour.
+void DrawAxisLock(const ViewerState& state, anim::DebugDraw& lines) {
+  const bool key = state.transform.active() && state.transform.axis >= 0;
+  const int axis = key                                                        ? state.transform.axis
+                   : state.mouse == MouseMode::kHandle && state.drag.active() ? state.drag_axis
+                                                                              : -1;
+  if (axis < 0) return;
+  glm::vec3 along(0.0f);
+  along[axis] = 2.0f * state.loaded.height;
+  glm::vec4 color(0.25f, 0.25f, 0.25f, 1.0f);
+  color[axis] = 1.0f;
+  const glm::vec3 at = key ? state.transform.pivot_ms : state.drag.start_ms();
+  lines.Line(at - along, at + along, color);
+}
+
+// What G/R/S is doing and the keys that shape it, along the top of the view (as Blender's
+// header does).
+void TransformHeader(const ViewerState& state) {
+  const std::string hint = TransformHint(state);
+  if (hint.empty()) return;
+  const float left = PanelShown(state) ? state.panel.width + 8.0f : 8.0f;
+  const float wrap = ImGui::GetIO().DisplaySize.x - left - 8.0f;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::CalcTextSize(hint.c_str(), nullptr, false, wrap);
+  draw->AddRectFilled(ImVec2(left - 4.0f, 4.0f), ImVec2(left + size.x + 4.0f, 8.0f + size.y),
+                      IM_COL32(0, 0, 0, 190), 3.0f);
+  draw->AddText(nullptr, 0.0f, ImVec2(left, 6.0f), IM_COL32(255, 220, 120, 255), hint.c_str(),
+                nullptr, wrap);
+}
+
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
 bool Init(ViewerState& state, std::string* error, int* exit_code) {
   scene::TraceHeader trace_header;
@@ -187,6 +252,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
     return false;
   }
   OpenLibrary(state);
+  if (!state.options.offscreen) FindAutosave(state);
   // The command line's mirror over an asymmetric rest: said on the terminal as by `pose`.
   if (const std::string warning = MirrorWarning(*state.loaded.session); !warning.empty()) {
     PrintWarning(std::cerr, warning);
@@ -205,7 +271,7 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
   const bool ours = event.type == SDL_WINDOWEVENT &&
                     event.window.windowID == SDL_GetWindowID(state.window->sdl_window());
   if (event.type == SDL_QUIT || (ours && event.window.event == SDL_WINDOWEVENT_CLOSE)) {
-    state.running = false;
+    RequestQuit(state);  // asks first when there are unsaved edits
   } else if (ours && event.window.event == SDL_WINDOWEVENT_MINIMIZED) {
     state.minimized = true;
   } else if (ours && (event.window.event == SDL_WINDOWEVENT_RESTORED ||
@@ -232,14 +298,20 @@ void Frame(ViewerState& state, float seconds) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
+  state.panel.status_ok = !state.panel.status.empty() && state.panel.status == state.done_status;
+  state.panel.unsaved = UnsavedEdits(state);
   if (PanelShown(state)) {
     ui::DrawMainPanel(state.loaded.session.get(), state.panel);
     DrawTimeline(state);
   }
+  if (state.safety.quit_asked) ui::DrawQuitQuestion(state.panel, ScenePath(state));
   if (state.panel.corner_view) LabelCornerView(state, width, height);
   HoverLabel(state);
+  DrawRings(state, width, height);
+  TransformHeader(state);
   ImGui::Render();
   ApplyCommands(state);
+  if (!state.options.offscreen) StepAutosave(state, seconds);
   ApplyTimelineCommands(state);
   StepBake(state);
 
@@ -262,12 +334,7 @@ void Frame(ViewerState& state, float seconds) {
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
     DrawTimelineOverlays(state, state.overlay_lines);
-    const int selected = state.panel.selected_bone;
-    if (selected >= 0 && selected < state.loaded.model->skeleton.size()) {
-      scene::DrawBoneRings(scene::BoneRings(session.pose(), selected, state.panel.ring_local_axes,
-                                            RingViewDir(state), RingRadius(state)),
-                           state.overlay_lines);
-    }
+    DrawAxisLock(state, state.overlay_lines);
   } else if (session.ladder_enabled) {
     session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
@@ -276,6 +343,7 @@ void Frame(ViewerState& state, float seconds) {
   // (see FramePainter::Begin); screenshots always use the multisampled target.
   const bool direct = !state.options.offscreen && state.first_frame_ms == 0.0f;
   state.painter.Begin(width, height, direct);
+  state.camera.fov_y_deg = state.panel.picture.fov_y_deg;
   // Centre the model in what the docked panel leaves free at the left.
   state.camera.shift_ndc_x =
       PanelShown(state) ? state.panel.width / static_cast<float>(std::max(width, 1)) : 0.0f;
@@ -348,6 +416,7 @@ int RunViewer(const ViewerOptions& options) {
   } else {
     exit_code = 0;
     RunWindow(*state);
+    RemoveAutosave(*state);  // a clean exit: nothing to offer back next time
   }
   if (exit_code == 0 && !options.report_path.empty() && !WriteViewerReport(*state, &error)) {
     PrintError(std::cerr, error);

@@ -34,6 +34,7 @@ struct ViewerOptions {
   std::string trace_path;     // --trace: a trace file opened on the timeline
   int trace_frame = 0;        // --frame: the trace's frame shown first (its pop selected)
   std::string listen;         // --listen [HOST:]PORT: a running game's targets, live
+  float autosave_seconds = 30.0f;  // window: autosave an edited session this often; 0 never
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.

@@ -47,6 +47,7 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
   state.drag.End();
   state.mouse = MouseMode::kNone;
   state.history.Reset(*state.loaded.session);
+  MarkSaved(state);  // a model just opened has nothing to lose
   return true;
 }
 

@@ -38,9 +38,15 @@ enum class Command {
   kMirrorOff,       // mirror while editing: off, left side onto the right, right onto the left
   kMirrorLeftToRight,
   kMirrorRightToLeft,
-  kToggleFlip,  // the whole pose flipped across the character's plane, or not
-  kBakeClip,    // bake the situation on screen over its clip (PanelState::bake says how)
-  kCancelBake,  // stop a bake before it writes anything
+  kToggleFlip,   // the whole pose flipped across the character's plane, or not
+  kBakeClip,     // bake the situation on screen over its clip (PanelState::bake says how)
+  kCancelBake,   // stop a bake before it writes anything
+  kSaveAndQuit,  // the quit question's answers
+  kQuitWithoutSaving,
+  kStayOpen,
+  kRestoreAutosave,  // the session a crash left behind, back on screen
+  kDiscardAutosave,
+  kScreenshot,  // a PNG of the view (PanelState::picture says its size and background)
 };
 
 }  // namespace ikpose::ui

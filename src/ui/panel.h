@@ -1,9 +1,10 @@
-// The main ImGui panel: per limb its reach state in colour, the solver's report (lengths, reach
-// margin in model units and centimetres (from the model's units), θ, the knee circle, knee
-// displacement, residual, flip risk) and its options; the bone tree with the selected bone's
-// rotations; clip playback; the ladder; the mirror (rest symmetry, mirror while editing, flip);
-// frame times; undo and redo. It edits the scene's state and
-// never calls GL or SDL.
+// The main ImGui panel: per limb its reach state in colour and a plain sentence (where the knee
+// or elbow points, how far from full stretch, whether it is at a limit), with the solver's
+// mathematics (lengths, reach margin, θ, the knee circle, residual, flip risk) under a
+// "details" fold, and its options; the bone tree with the selected bone's rotations; clip
+// playback; the ladder; the mirror; pictures (screenshot, field of view); undo and redo; the
+// renderer and frame times under "About". Text wraps to the panel's width, so a narrow window
+// loses nothing. It edits the scene's state and never calls GL or SDL.
 #pragma once
 
 #include <array>
@@ -52,10 +53,22 @@ struct BakePanel {
   int frames = 0;          // of the running bake
 };
 
+// The Picture section: the screenshot's size and background, and the view's field of view.
+struct PicturePanel {
+  bool window_size = true;  // else width x height
+  int width = 1920;
+  int height = 1080;
+  bool transparent = false;  // the background left transparent (alpha 0) in the PNG
+  float fov_y_deg = 40.0f;   // the camera's vertical field of view, shown and edited
+};
+
 struct PanelState {
   std::string model_label;  // file name, shown at the top
   std::string renderer;     // GL renderer string, so users know what draws the frame
-  std::string status;       // the last load error or note, shown in colour
+  std::string status;       // the last outcome: green when `status_ok`, else red
+  bool status_ok = false;
+  bool unsaved = false;       // the session has edits not saved to a scene file
+  std::string restore_offer;  // non-empty: a crash left an autosave; offered back at the top
   float frame_ms_cpu = 0.0f;
   float frame_ms_gpu = 0.0f;
   float model_height = 1.0f;
@@ -68,12 +81,24 @@ struct PanelState {
   LibraryPanel library;
   HandsPanel hands;
   BakePanel bake;
+  PicturePanel picture;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.
 void DrawMainPanel(scene::PosingSession* session, PanelState& state);
+
+// The quit question as a modal window: save and quit (to `scene_path`), quit without saving,
+// or stay; the answer is a command.
+void DrawQuitQuestion(PanelState& state, const std::string& scene_path);
+
+// Where a knee or elbow points and how far the limb is from full stretch, as a sentence:
+// "knee points forward, 12 deg out; 8.0 cm from full stretch". `forward_ms` is the character's
+// facing, `up_ms` its up; `meters_per_unit` <= 0 when the model's units are unknown.
+std::string PlainLimbSentence(anim::Limb limb, const anim::ChainSolveResult& result,
+                              const glm::vec3& forward_ms, const glm::vec3& up_ms,
+                              float meters_per_unit);
 
 // Reach state as a word users read: "reachable", "too far", "too close".
 const char* ReachLabel(ik::Reach reach);
