@@ -125,7 +125,6 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
   if (ctrl && key.sym == SDLK_y) return commands.push_back(ui::Command::kRedo);
   if (ctrl && key.sym == SDLK_b) return commands.push_back(ui::Command::kBakeClip);
   if (ctrl && key.sym == SDLK_q) return commands.push_back(ui::Command::kQuit);
-  if (ctrl) return;  // Ctrl+letter is never the letter's command
   // The views as Blender's numpad; the digits above the letters do the same (laptops).
   switch (key.sym) {
     case SDLK_KP_1:
@@ -147,6 +146,7 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
     default:
       break;
   }
+  if (ctrl) return;  // Ctrl+letter is never the letter's command
   switch (key.sym) {
     case SDLK_f:
       return commands.push_back(ui::Command::kFrameModel);

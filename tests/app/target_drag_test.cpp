@@ -37,9 +37,7 @@ TEST_F(TargetDragTest, GrabsTheHandleUnderTheCursorAndFollowsIt) {
 TEST_F(TargetDragTest, ADragUpTheScreenInAPerspectiveFrontViewKeepsTheDepth) {
   const glm::vec3 start = foot();
   const glm::vec3 eye = start + glm::vec3(0.3f, 0.9f, 3.0f);
-  const auto ray_through = [&](const glm::vec3& p) {
-    return Ray{eye, glm::normalize(p - eye)};
-  };
+  const auto ray_through = [&](const glm::vec3& p) { return Ray{eye, glm::normalize(p - eye)}; };
   const glm::vec3 forward(0.0f, 0.0f, -1.0f);
   TargetDrag drag;
   ASSERT_TRUE(drag.Begin(ray_through(start), session, 0.04f, forward));

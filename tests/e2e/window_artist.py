@@ -5,7 +5,8 @@ through the report ikpose writes on exit and the files it writes:
     and nothing else: no depth (the drag plane is the view's, not the eye ray's);
   - Esc with nothing held leaves the window open with the edit; Esc during a drag puts the
     target back where that drag began;
-  - G Z 0.1 Enter on the selected shin moves the leg's target 0.1 along Z; R Z 30 Enter on the
+  - G Z 0.1 Enter on the selected shin moves the leg's target 0.1 along Z, S 0.5 Enter brings
+    it half way to the hip; R Z 30 Enter on the
     selected head turns it 30 degrees about Z; R then a right click turns nothing;
   - N hides the panel (screenshot WORKDIR/no_panel.png); F12 writes a PNG of the window's size;
   - an autosave found at start (a crash leaves one) is offered back (screenshot
@@ -111,8 +112,8 @@ def session(wid, origin):
     press(wid, "Escape")
     xdo("mouseup", 1)
     time.sleep(0.2)
-    # The shin is still selected: G Z 0.1 Enter.
-    press(wid, "g", "z", "0", "period", "1", "Return")
+    # The shin is still selected: G Z 0.1 Enter, then S 0.5 Enter (half way to the hip).
+    press(wid, "g", "z", "0", "period", "1", "Return", "s", "0", "period", "5", "Return")
     # Select the head, then R Z 3 0 Enter; then R, a mouse move and a right click: nothing.
     xdo("mousemove", *at(origin, head_px))
     time.sleep(0.2)
@@ -152,13 +153,15 @@ def app_alive():
 after = run_viewer(exe, send_close, os.path.join(work, "after.json"), session, cwd=work,
                    args=("--autosave", "0.3"))
 leg = after["limbs"]["left_leg"]
-lifted = [foot0[0], None, foot0[2] + 0.1]
-print("left foot target", foot0, "->", leg["target"])
-assert leg["target"][1] - foot0[1] > 0.1 * height, "the foot did not go up"
-assert abs(leg["target"][0] - foot0[0]) < 1e-3 * height, "a vertical drag moved it sideways"
+hip = bone(after, "thigh_l")["position_ms"]
+# Before S 0.5 the target was twice as far from the hip.
+before_s = [h + 2 * (t - h) for h, t in zip(hip, leg["target"])]
+print("left foot target", foot0, "->", before_s, "-> S 0.5 ->", leg["target"])
+assert before_s[1] - foot0[1] > 0.1 * height, "the foot did not go up"
+assert abs(before_s[0] - foot0[0]) < 1e-3 * height, "a vertical drag moved it sideways"
 # G Z 0.1 added exactly 0.1 in z; the lift itself added no depth.
-assert abs(leg["target"][2] - lifted[2]) < 1e-3 * height, \
-    f"depth {leg['target'][2]}: expected {lifted[2]} (lift without depth, then G Z 0.1)"
+assert abs(before_s[2] - (foot0[2] + 0.1)) < 1e-3 * height, \
+    f"depth {before_s[2]}: expected {foot0[2] + 0.1} (lift without depth, then G Z 0.1)"
 head = bone(after, "head")["rotation_ls"]
 turned = math.degrees(2 * math.acos(min(1.0, abs(sum(a * b for a, b in zip(head, head0))))))
 print("head turned", turned, "deg")
@@ -173,5 +176,5 @@ assert size == ["900", "700"], f"the picture is {size}, not the window's 900x700
 limbs = state["autosaved"]["limbs"]
 assert distance(limbs["left_leg"]["target"], leg["target"]) < 1e-4 * height, limbs["left_leg"]
 assert not os.path.exists(autosave), "a clean exit left the autosave behind"
-print("ok: view-plane lift, Esc, G/R typed, right-click cancel, N, F12, autosave, quit question")
+print("ok: view-plane lift, Esc, G/S/R typed, right-click cancel, N, F12, autosave, quit question")
 
