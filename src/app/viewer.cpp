@@ -215,7 +215,8 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   const std::string model_path = ChooseModel(state.options.model_path, plan.scene_model).string();
   const std::vector<NamedInput> inputs = {{"the model", model_path},
                                           {"the scenario file", state.options.request.scene},
-                                          {"the trace file", state.options.trace_path}};
+                                          {"the trace file", state.options.trace_path},
+                                          {"the reference image", state.options.reference_path}};
   for (const auto& [option, out] : {std::pair{"--out", state.options.screenshot_path},
                                     std::pair{"--report", state.options.report_path}}) {
     *error = OutputNamesAnInput(option, out, inputs);
@@ -245,6 +246,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   state.imgui_ready = true;
 
   if (!state.painter.Init(DataDir() / "shaders", error)) return false;
+  if (!state.reference.Init(DataDir() / "shaders", error)) return false;
   if (!OpenModel(state, model_path, parsed.get(), state.request, error)) return false;
   if (trace &&
       !StartTrace(state, state.options.trace_path, std::move(trace_header), std::move(trace_frames),
@@ -253,6 +255,11 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   }
   OpenLibrary(state);
   if (!state.options.offscreen) FindAutosave(state);
+  if (!state.options.reference_path.empty() &&
+      !LoadReference(state, state.options.reference_path)) {
+    *error = state.panel.status;
+    return false;
+  }
   // The command line's mirror over an asymmetric rest: said on the terminal as by `pose`.
   if (const std::string warning = MirrorWarning(*state.loaded.session); !warning.empty()) {
     PrintWarning(std::cerr, warning);
@@ -281,7 +288,9 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     const std::string path = event.drop.file;
     SDL_free(event.drop.file);
     std::string error;
-    if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
+    if (IsImageFile(path)) {
+      LoadReference(state, path);  // a picture to pose against, not a model
+    } else if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
       state.panel.status = "could not open " + path + ": " + error;  // the current model stays
     }
   } else {
@@ -353,6 +362,7 @@ void Frame(ViewerState& state, float seconds) {
           : 0.0f;
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
+  DrawReference(state, view_proj);
   state.painter.DrawLines(state.grid_lines, view_proj, false);
   state.loaded.renderer->SetHighlight(state.mouse == MouseMode::kNone ? state.hover_bone : -1);
   state.loaded.renderer->Draw(view_proj, KeyLight(state.camera));

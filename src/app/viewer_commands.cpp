@@ -165,6 +165,13 @@ void ApplyCommands(ViewerState& state) {
       case Command::kScreenshot:
         TakeScreenshot(state);
         break;
+      case Command::kLoadReference:
+        LoadReference(state, state.panel.picture.reference_path);
+        break;
+      case Command::kClearReference:
+        state.reference.Clear();
+        state.panel.picture.reference_shown = false;
+        break;
       case Command::kViewFront:
       case Command::kViewBack:
       case Command::kViewRight:

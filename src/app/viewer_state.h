@@ -22,6 +22,7 @@
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
+#include "render/reference_image.h"
 #include "render/thumbnail.h"
 #include "scene/bake.h"
 #include "scene/pose_library.h"
@@ -95,6 +96,7 @@ struct ViewerState {
   std::string scene_path;        // where "save scene" writes and "load scene" reads
   std::unique_ptr<GlWindow> window;
   render::FramePainter painter;
+  render::ReferenceImage reference;  // viewer_picture.cpp
   // The pose library (viewer_library.cpp) and its thumbnails as textures, by entry name.
   std::unique_ptr<scene::PoseLibrary> library;
   render::ThumbnailPainter thumbnail_painter;
@@ -188,6 +190,13 @@ render::Lighting KeyLight(const OrbitCamera& camera);
 // viewer_picture.cpp: F12 or the panel's button writes a PNG of the view (without the panel)
 // at the window's size or the panel's chosen size, optionally with a transparent background.
 void TakeScreenshot(ViewerState& state);
+// Shows a PNG or JPEG file as the reference image; false (the status line says why, the previous
+// image stays) for a file that cannot be read or decoded.
+bool LoadReference(ViewerState& state, const std::string& path);
+// Draws the reference image, if any, behind the character: call first in a frame.
+void DrawReference(ViewerState& state, const glm::mat4& view_proj);
+// A dropped file is an image (by its name) to show as the reference.
+bool IsImageFile(const std::string& path);
 
 // viewer_transform.cpp: G / R / S (see KeyTransform). Begin returns false, saying why in the
 // status line, when the selection cannot be moved that way.

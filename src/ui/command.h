@@ -46,7 +46,9 @@ enum class Command {
   kStayOpen,
   kRestoreAutosave,  // the session a crash left behind, back on screen
   kDiscardAutosave,
-  kScreenshot,  // a PNG of the view (PanelState::picture says its size and background)
+  kScreenshot,      // a PNG of the view (PanelState::picture says its size and background)
+  kLoadReference,   // picture.reference_path as the reference image
+  kClearReference,  // no reference image
 };
 
 }  // namespace ikpose::ui

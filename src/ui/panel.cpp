@@ -416,6 +416,21 @@ void PictureSection(PanelState& state) {
   }
   ImGui::Checkbox("transparent background", &picture.transparent);
   if (ImGui::Button("screenshot (F12)")) state.commands.push_back(Command::kScreenshot);
+  ImGui::Separator();
+  ImGui::TextWrapped("reference image behind the character (PNG or JPEG; or drop one here)");
+  char path[1024];
+  std::snprintf(path, sizeof path, "%s", picture.reference_path.c_str());
+  if (ImGui::InputText("file", path, sizeof path)) picture.reference_path = path;
+  if (ImGui::Button("show image")) state.commands.push_back(Command::kLoadReference);
+  if (picture.reference_shown) {
+    if (FlowButton("remove")) state.commands.push_back(Command::kClearReference);
+    int side = picture.reference_side ? 1 : 0;
+    ImGui::RadioButton("front", &side, 0);
+    SameLineIfFits("side", true);
+    ImGui::RadioButton("side", &side, 1);
+    picture.reference_side = side == 1;
+    ImGui::SliderFloat("opacity", &picture.reference_opacity, 0.05f, 1.0f, "%.2f");
+  }
 }
 
 }  // namespace

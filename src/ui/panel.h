@@ -60,6 +60,11 @@ struct PicturePanel {
   int height = 1080;
   bool transparent = false;  // the background left transparent (alpha 0) in the PNG
   float fov_y_deg = 40.0f;   // the camera's vertical field of view, shown and edited
+  // A reference image (PNG or JPEG) behind the character, facing the front or the side view.
+  std::string reference_path;
+  bool reference_shown = false;  // set by the app once an image is loaded
+  bool reference_side = false;   // false: faces the front view; true: the character's right side
+  float reference_opacity = 0.6f;
 };
 
 struct PanelState {
