@@ -192,6 +192,11 @@ void TransformHeader(const ViewerState& state) {
                 nullptr, wrap);
 }
 
+float MsSinceStart() {
+  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - kProgramStart)
+      .count();
+}
+
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
 bool Init(ViewerState& state, std::string* error, int* exit_code) {
   scene::TraceHeader trace_header;
@@ -231,8 +236,13 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   window_options.height = state.options.height;
   window_options.offscreen = state.options.offscreen;
   window_options.title = "ikpose";
+  const auto step = [&state](const char* name) {
+    state.startup_ms.emplace_back(name, MsSinceStart());
+  };
+  step("command line");
   state.window = GlWindow::Open(window_options, error);
   if (!state.window) return false;
+  step("window and GL context");
   state.panel.renderer = state.window->renderer();
   state.panel.history = &state.history;
   state.panel.corner_view = state.options.corner_view;
@@ -244,10 +254,14 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   ImGui_ImplSDL2_InitForOpenGL(state.window->sdl_window(), state.window->gl_context());
   ImGui_ImplOpenGL3_Init("#version 330 core");
   state.imgui_ready = true;
+  step("panel");
 
   if (!state.painter.Init(DataDir() / "shaders", error)) return false;
-  if (!state.reference.Init(DataDir() / "shaders", error)) return false;
-  if (!OpenModel(state, model_path, parsed.get(), state.request, error)) return false;
+  step("frame shaders");
+  ParsedModel read = parsed.get();
+  step("model read (own thread)");
+  if (!OpenModel(state, model_path, std::move(read), state.request, error)) return false;
+  step("model posed and uploaded");
   if (trace &&
       !StartTrace(state, state.options.trace_path, std::move(trace_header), std::move(trace_frames),
                   state.request, state.options.trace_frame, error)) {
@@ -255,6 +269,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   }
   OpenLibrary(state);
   if (!state.options.offscreen) FindAutosave(state);
+  step("library and autosave");
   if (!state.options.reference_path.empty() &&
       !LoadReference(state, state.options.reference_path)) {
     *error = state.panel.status;
@@ -320,6 +335,8 @@ void Frame(ViewerState& state, float seconds) {
   TransformHeader(state);
   ImGui::Render();
   ApplyCommands(state);
+  // The library's thumbnails are wanted from the frame after its section opens.
+  if (state.panel.library.shown && state.panel.library.thumbnails_stale) SyncThumbnails(state);
   if (!state.options.offscreen) StepAutosave(state, seconds);
   ApplyTimelineCommands(state);
   StepBake(state);
@@ -388,11 +405,12 @@ void RunWindow(ViewerState& state) {
     const float seconds = std::chrono::duration<float>(now - state.last_frame).count();
     state.last_frame = now;
     Frame(state, seconds);
+    if (state.first_frame_ms == 0.0f)
+      state.startup_ms.emplace_back("first frame drawn", MsSinceStart());
     state.window->Swap();
     if (state.first_frame_ms == 0.0f) {
-      state.first_frame_ms =
-          std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - kProgramStart)
-              .count();
+      state.first_frame_ms = MsSinceStart();
+      state.startup_ms.emplace_back("first frame on screen", state.first_frame_ms);
     }
     const int quit_after = state.options.quit_after_frames;
     if (quit_after > 0 && ++frames >= quit_after) break;

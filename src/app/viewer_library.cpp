@@ -46,11 +46,14 @@ void OpenLibrary(ViewerState& state) {
                                            : std::filesystem::path(state.options.library_dir);
   state.library = std::make_unique<scene::PoseLibrary>(folder);
   state.panel.library.library = state.library.get();
-  SyncThumbnails(state);
+  // Thumbnails are decoded and uploaded when the section is first opened, not before the
+  // first frame.
+  state.panel.library.thumbnails_stale = true;
 }
 
 void SyncThumbnails(ViewerState& state) {
   ui::LibraryPanel& panel = state.panel.library;
+  panel.thumbnails_stale = false;
   // This frame's panel was drawn with the current textures: they go once it is on screen.
   for (auto& [name, texture] : state.thumbnails)
     state.retired_thumbnails.push_back(std::move(texture));

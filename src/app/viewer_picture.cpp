@@ -44,6 +44,11 @@ bool IsImageFile(const std::string& path) {
 bool LoadReference(ViewerState& state, const std::string& path) {
   std::string bytes, error;
   render::RgbaImage image;
+  // Its shaders are compiled on the first image, off the path to the first frame.
+  if (!state.reference.ready() && !state.reference.Init(DataDir() / "shaders", &error)) {
+    state.panel.status = error;
+    return false;
+  }
   if (!anim::ReadRegularFile(path, kMaxImageBytes, &bytes, &error)) {
     state.panel.status = error;
     return false;

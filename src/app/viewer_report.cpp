@@ -46,7 +46,10 @@ asset::Json WindowState(const ViewerState& state) {
                                                : std::string();
   };
   const scene::UndoHistory& history = state.history;
-  return {{"model", state.loaded.path},
+  asset::Json startup = asset::Json::array();
+  for (const auto& [step, ms] : state.startup_ms) startup.push_back({step, ms});
+  return {{"startup_ms", startup},
+          {"model", state.loaded.path},
           {"height", state.loaded.height},
           {"first_frame_ms", state.first_frame_ms},
           {"limbs", limbs},

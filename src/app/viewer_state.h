@@ -125,6 +125,8 @@ struct ViewerState {
   int drag_axis = -1;           // the axis X/Y/Z hold on the dragged handle, -1 for none
   glm::vec2 hover_px{0.0f};     // where the cursor was then, in window pixels
   float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen
+  // Program start to the end of each start-up step, in order ("window", "model open", ...).
+  std::vector<std::pair<std::string, float>> startup_ms;
   bool running = true;
   bool minimized = false;
   bool imgui_ready = false;

@@ -25,6 +25,7 @@ class ReferenceImage {
   ReferenceImage& operator=(const ReferenceImage&) = delete;
 
   bool Init(const std::filesystem::path& shader_dir, std::string* error);
+  bool ready() const { return vao_ != 0; }
   void SetImage(const RgbaImage& image);
   void Clear() { texture_.reset(); }
   bool has_image() const { return texture_ != nullptr; }

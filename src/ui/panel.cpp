@@ -568,9 +568,8 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);
     if (FlowButton("step down")) state.commands.push_back(Command::kStepDown);
   }
-  if (state.library.library != nullptr && ImGui::CollapsingHeader("Pose library")) {
-    DrawLibrarySection(*session, state);
-  }
+  state.library.shown = state.library.library != nullptr && ImGui::CollapsingHeader("Pose library");
+  if (state.library.shown) DrawLibrarySection(*session, state);
   if (ImGui::CollapsingHeader("Hands")) DrawHandsSection(*session, state);
   if (ImGui::CollapsingHeader("Bones")) {
     SelectedBone(*session, state);

@@ -33,6 +33,8 @@ struct LibraryPanel {
   scene::ApplyOptions apply;
   std::vector<std::string> unmatched;  // of the last apply
   std::string note;                    // the last library action's outcome
+  bool thumbnails_stale = false;       // set by the app: the thumbnails are not uploaded yet
+  bool shown = false;                  // set by the panel: the section is open this frame
 };
 
 // The hands section: per arm its sliders; kPoseHand applies `request` to `arm`.
