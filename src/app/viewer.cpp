@@ -337,6 +337,7 @@ void Frame(ViewerState& state, float seconds) {
   ApplyCommands(state);
   // The library's thumbnails are wanted from the frame after its section opens.
   if (state.panel.library.shown && state.panel.library.thumbnails_stale) SyncThumbnails(state);
+  if (state.panel.ready.shown && state.panel.ready.stale) SyncReadyThumbnails(state);
   if (!state.options.offscreen) StepAutosave(state, seconds);
   ApplyTimelineCommands(state);
   StepBake(state);

@@ -168,6 +168,9 @@ void ApplyCommands(ViewerState& state) {
       case Command::kLoadReference:
         LoadReference(state, state.panel.picture.reference_path);
         break;
+      case Command::kApplyReadyPose:
+        ApplyReadyPoseCommand(state);
+        break;
       case Command::kClearReference:
         state.reference.Clear();
         state.panel.picture.reference_shown = false;

@@ -102,6 +102,7 @@ struct ViewerState {
   render::ThumbnailPainter thumbnail_painter;
   std::map<std::string, std::unique_ptr<render::ImageTexture>> thumbnails;
   std::vector<std::unique_ptr<render::ImageTexture>> retired_thumbnails;  // freed next frame
+  std::array<std::unique_ptr<render::ImageTexture>, 6> ready_thumbnails;  // scene::kReadyPoses
   anim::DebugDraw grid_lines;  // recorded each frame, kept to reuse their storage
   anim::DebugDraw overlay_lines;
   LoadedModel loaded;
@@ -165,6 +166,10 @@ void CancelBake(ViewerState& state);
 void OpenLibrary(ViewerState& state);
 void SyncThumbnails(ViewerState& state);
 void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
+// The ready poses' thumbnails for the loaded model (each pose applied, drawn, taken back), and
+// applying one as an undo step.
+void SyncReadyThumbnails(ViewerState& state);
+void ApplyReadyPoseCommand(ViewerState& state);
 
 // viewer_quit.cpp. A quit (the window's close button, Ctrl+Q) asks first when the session has
 // unsaved edits; the answer: save and quit, quit without saving, or stay. The session is

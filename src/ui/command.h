@@ -49,6 +49,7 @@ enum class Command {
   kScreenshot,      // a PNG of the view (PanelState::picture says its size and background)
   kLoadReference,   // picture.reference_path as the reference image
   kClearReference,  // no reference image
+  kApplyReadyPose,  // ready.chosen (scene::kReadyPoses) on the model, as one undo step
 };
 
 }  // namespace ikpose::ui

@@ -1,5 +1,6 @@
 #include "ui/panel.h"
 
+#include "scene/ready_poses.h"
 #include "ui/library_panel.h"
 
 #include <imgui.h>
@@ -403,6 +404,43 @@ void BakeSection(PanelState& state) {
   if (ImGui::Button("bake clip (Ctrl+B)")) state.commands.push_back(Command::kBakeClip);
 }
 
+// The ready poses as pictures with their names, flowing to the panel's width; a click applies
+// one (from the rest pose).
+void ReadyPosesSection(PanelState& state) {
+  ImGui::TextWrapped("placed from this rig's own proportions; a click poses the character");
+  constexpr float kSide = 72.0f;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (std::size_t i = 0; i < scene::kReadyPoses.size(); ++i) {
+    const char* name = scene::ReadyPoseName(scene::kReadyPoses[i]);
+    const float width = std::max(kSide, ImGui::CalcTextSize(name).x) + 2.0f * style.FramePadding.x;
+    if (i > 0 && ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) {
+      ImGui::SameLine();
+    }
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::BeginGroup();
+    bool clicked = false;
+    if (void* texture = state.ready.thumbnails[i]) {
+      clicked = ImGui::ImageButton(texture, ImVec2(kSide, kSide));
+    } else {
+      clicked = ImGui::Button(
+          "...", ImVec2(kSide + 2.0f * style.FramePadding.x, kSide + 2.0f * style.FramePadding.y));
+    }
+    ImGui::TextUnformatted(name);
+    ImGui::EndGroup();
+    ImGui::PopID();
+    if (clicked) {
+      state.ready.chosen = static_cast<int>(i);
+      state.commands.push_back(Command::kApplyReadyPose);
+    }
+  }
+  if (!state.ready.note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    ImGui::TextWrapped("%s", state.ready.note.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
 // The screenshot (F12): size and background; the view's field of view.
 void PictureSection(PanelState& state) {
   PicturePanel& picture = state.picture;
@@ -568,6 +606,8 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);
     if (FlowButton("step down")) state.commands.push_back(Command::kStepDown);
   }
+  state.ready.shown = ImGui::CollapsingHeader("Ready poses");
+  if (state.ready.shown) ReadyPosesSection(state);
   state.library.shown = state.library.library != nullptr && ImGui::CollapsingHeader("Pose library");
   if (state.library.shown) DrawLibrarySection(*session, state);
   if (ImGui::CollapsingHeader("Hands")) DrawHandsSection(*session, state);

@@ -37,6 +37,15 @@ struct LibraryPanel {
   bool shown = false;                  // set by the panel: the section is open this frame
 };
 
+// The ready poses (scene/ready_poses.h): their thumbnails from the app, the one chosen.
+struct ReadyPanel {
+  std::array<void*, 6> thumbnails{};  // ImTextureID per scene::kReadyPoses entry, null: none yet
+  int chosen = -1;                    // kApplyReadyPose applies kReadyPoses[chosen]
+  bool shown = false;                 // set by the panel: the section is open this frame
+  bool stale = true;                  // set by the app: thumbnails for this model not drawn yet
+  std::string note;                   // the last apply's problem, if any
+};
+
 // The hands section: per arm its sliders; kPoseHand applies `request` to `arm`.
 struct HandsPanel {
   std::array<scene::HandPose, 2> shown{};  // left, right
@@ -89,6 +98,7 @@ struct PanelState {
   HandsPanel hands;
   BakePanel bake;
   PicturePanel picture;
+  ReadyPanel ready;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
 };
