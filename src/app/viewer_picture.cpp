@@ -2,6 +2,7 @@
 // the camera sees it, without the panel or the overlays, at the window's size or a chosen one,
 // optionally on a transparent background, written atomically as a PNG beside the scene file (or
 // in the working directory) under a name that does not replace an earlier picture.
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
