@@ -118,6 +118,8 @@ int Run(int argc, char** argv) {
   AddTraceOptions(view_cmd, &view);
   view_cmd->add_option("--library", view.library_dir,
                        "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
+  view_cmd->add_option("--reference", view.reference_path,
+                       "PNG or JPEG shown behind the character, facing the front view");
   view_cmd
       ->add_option("--report", view.report_path,
                    "on exit, write the pose report (as pose --json) and the window's state")
@@ -128,6 +130,11 @@ int Run(int argc, char** argv) {
                    "sends its targets (include/ikpose_link.h); shown live and recorded on the "
                    "timeline. Port 0: any free port, printed on stderr")
       ->excludes("--trace");
+  view_cmd
+      ->add_option("--autosave", view.autosave_seconds,
+                   "seconds between autosaves of an edited session (0: never); the autosave is "
+                   "offered back after a crash")
+      ->check(CLI::Range(0.0f, 86400.0f));
   view_cmd
       ->add_option("--quit-after-frames", view.quit_after_frames,
                    "close after N frames on screen (for timing the start-up)")
@@ -147,6 +154,8 @@ int Run(int argc, char** argv) {
   AddTraceOptions(render_cmd, &render);
   render_cmd->add_option("--library", render.library_dir,
                          "pose library folder shown in the panel (default: as view)");
+  render_cmd->add_option("--reference", render.reference_path,
+                         "PNG or JPEG drawn behind the character, facing the front view");
   render_cmd
       ->add_option("--report", render.report_path,
                    "write the pose report of the image (what pose --json prints)")

@@ -73,6 +73,13 @@ glm::vec3 OrbitCamera::Forward() const {
                                   -std::cos(yaw) * std::cos(pitch)));
 }
 
+glm::vec3 OrbitCamera::Up() const {
+  const glm::vec3 forward = Forward();
+  // As glm::lookAt builds it from world up (top and bottom views stop short of the pole).
+  const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0, 1, 0)));
+  return glm::cross(right, forward);
+}
+
 glm::vec3 OrbitCamera::Eye() const {
   return focus_ms - Forward() * distance;
 }

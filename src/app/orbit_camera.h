@@ -40,6 +40,9 @@ class OrbitCamera {
   void LookFrom(Side side, float facing_yaw_deg);
 
   glm::vec3 Eye() const;
+  // The direction the camera looks (eye toward focus), and its up on screen.
+  glm::vec3 Forward() const;
+  glm::vec3 Up() const;
   glm::mat4 View() const;
   glm::mat4 Projection(float aspect) const;
   // The ray under a pixel; (0, 0) is the top-left corner.
@@ -50,7 +53,6 @@ class OrbitCamera {
  private:
   float NearPlane() const { return distance * 0.01f; }
   float FarPlane() const { return distance * 100.0f; }
-  glm::vec3 Forward() const;
 };
 
 // The side the corner view shows: the character's right side, or its front when the main view

@@ -7,7 +7,18 @@
 
 namespace ikpose::app {
 
-bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, float radius) {
+namespace {
+
+// The drag plane's normal: against the camera's forward axis, else against the ray.
+glm::vec3 PlaneNormal(const Ray& ray, const glm::vec3& view_forward_ms) {
+  const float length = glm::length(view_forward_ms);
+  return length > 1e-6f ? -view_forward_ms / length : -ray.direction_ms;
+}
+
+}  // namespace
+
+bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, float radius,
+                       const glm::vec3& view_forward_ms) {
   handle_ = Handle::kNone;
   float best = std::numeric_limits<float>::max();
   const auto consider = [&](Handle handle, anim::Limb limb, const glm::vec3& center_ms,
@@ -47,7 +58,7 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
   }
   if (!active()) return false;
   plane_point_ms_ = start_ms_;
-  plane_normal_ms_ = -ray.direction_ms;
+  plane_normal_ms_ = PlaneNormal(ray, view_forward_ms);
   if (!RayPlane(ray, start_ms_, plane_normal_ms_, &grab_hit_ms_)) grab_hit_ms_ = start_ms_;
   return true;
 }
@@ -69,11 +80,11 @@ bool LimbOfGrabbedBone(const scene::PosingSession& session, int bone, anim::Limb
 }
 
 bool TargetDrag::BeginOnSurface(const Ray& ray, const scene::PosingSession& session,
-                                const scene::SurfaceHit& hit) {
+                                const scene::SurfaceHit& hit, const glm::vec3& view_forward_ms) {
   handle_ = Handle::kNone;
   if (!hit.hit || hit.bone < 0) return false;
   plane_point_ms_ = grab_hit_ms_ = hit.point_ms;
-  plane_normal_ms_ = -ray.direction_ms;
+  plane_normal_ms_ = PlaneNormal(ray, view_forward_ms);
   if (LimbOfGrabbedBone(session, hit.bone, &limb_)) {
     handle_ = Handle::kTarget;  // the target moves by what the grabbed point moves
     start_ms_ = session.target(limb_).target_ms;
@@ -122,17 +133,24 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
     delta[modifiers.axis] = along;
   }
   if (modifiers.fine) delta *= 0.1f;
+  MoveBy(delta, session);
+}
+
+bool TargetDrag::MoveBy(const glm::vec3& delta, scene::PosingSession& session) const {
+  if (handle_ == Handle::kNone || handle_ == Handle::kBone || handle_ == Handle::kBodyRing)
+    return false;
   if (handle_ == Handle::kBody) {  // the body moves; pinned targets hold
     const glm::vec3 step = body_start_ms_ + delta - session.body.offset_ms;
     if (step != glm::vec3(0.0f)) session.MoveBody(step);
-    return;
+    return true;
   }
   scene::LimbTarget& t = session.target(limb_);
   glm::vec3& moved = handle_ == Handle::kTarget ? t.target_ms : t.options.solver.pole_ms;
-  if (moved == start_ms_ + delta) return;  // a click without a move changes nothing
+  if (moved == start_ms_ + delta) return true;  // a click without a move changes nothing
   moved = start_ms_ + delta;
   t.given = true;  // placed by the user: solved from now on (a pole needs its limb solved too)
   if (handle_ == Handle::kTarget) t.rung = -1;  // a dragged target has left its rung
+  return true;
 }
 
 int PickJoint(const Ray& ray, const anim::Skeleton& skeleton, const anim::Pose& pose,

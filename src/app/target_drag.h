@@ -1,5 +1,7 @@
 // Dragging a limb's target or pole handle with the mouse: pick the nearest handle under the
-// cursor's ray, then move it in the plane through the handle that faces the camera. An axis
+// cursor's ray, then move it in the view plane through the handle (normal to the camera's
+// forward axis, so screen up is the camera's up: a foot lifted straight up in the front view
+// keeps its depth, wherever it is on screen). An axis
 // lock (X/Y/Z held) keeps only that component of the move; fine mode (Shift) scales it by 0.1.
 // Grabbing the body itself (a point of the skinned surface, scene/surface_pick.h) routes by the
 // bone grabbed: a hand or forearm drives its arm's target, a foot, toe or shin its leg's
@@ -29,13 +31,22 @@ class TargetDrag {
   // Grabs the nearest target, pole or body (pelvis, twice the radius) sphere of `radius` that
   // `ray` hits, else the body's turning ring (scene::kBodyRingScale times the radius, level around
   // the pelvis: dragging it turns the body about the vertical); false if none.
-  bool Begin(const Ray& ray, const scene::PosingSession& session, float radius);
+  // `view_forward_ms` is the camera's forward axis (the drag plane's normal); zero: the ray's.
+  bool Begin(const Ray& ray, const scene::PosingSession& session, float radius,
+             const glm::vec3& view_forward_ms = glm::vec3(0.0f));
   // Moves the grabbed handle to follow `ray`.
   // Grabs the body at `hit` (a surface hit along `ray`), routed by its bone (see above); false
   // for a miss or a hit without a bone.
   bool BeginOnSurface(const Ray& ray, const scene::PosingSession& session,
-                      const scene::SurfaceHit& hit);
+                      const scene::SurfaceHit& hit,
+                      const glm::vec3& view_forward_ms = glm::vec3(0.0f));
   void Update(const Ray& ray, const DragModifiers& modifiers, scene::PosingSession& session) const;
+  // Puts a grabbed target, pole or body at its grab position plus `delta_ms` (a typed move);
+  // false for a handle that turns instead (a bone, the body ring).
+  bool MoveBy(const glm::vec3& delta_ms, scene::PosingSession& session) const;
+  // Where the grabbed handle started, and the drag plane's normal.
+  const glm::vec3& start_ms() const { return start_ms_; }
+  const glm::vec3& plane_normal_ms() const { return plane_normal_ms_; }
   void End() { handle_ = Handle::kNone; }
 
   bool active() const { return handle_ != Handle::kNone; }

@@ -19,12 +19,6 @@
 
 namespace ikpose::app {
 
-namespace {
-
-// Taken during static initialisation, before main(): the start of the start-up time.
-const auto kProgramStart = std::chrono::steady_clock::now();
-
-// The key light comes from above, over the camera's right shoulder.
 render::Lighting KeyLight(const OrbitCamera& camera) {
   render::Lighting lighting;
   lighting.eye_ms = camera.Eye();
@@ -34,8 +28,13 @@ render::Lighting KeyLight(const OrbitCamera& camera) {
   return lighting;
 }
 
+namespace {
+
+// Taken during static initialisation, before main(): the start of the start-up time.
+const auto kProgramStart = std::chrono::steady_clock::now();
+
 bool PanelShown(const ViewerState& state) {
-  return !state.options.offscreen || state.options.panel;
+  return (!state.options.offscreen || state.options.panel) && !state.panel_hidden;
 }
 
 // The corner view's rectangle, in pixels from the bottom-left: a third of the window's height,
@@ -127,6 +126,77 @@ void HoverLabel(const ViewerState& state) {
   draw->AddText(at, IM_COL32(255, 170, 90, 255), name);
 }
 
+// The selected bone's rings, three pixels wide, over the model and under the panel; the ring
+// under the cursor (or held) brighter and wider, so a user sees which one a click takes.
+void DrawRings(const ViewerState& state, int width, int height) {
+  const int selected = state.panel.selected_bone;
+  if (selected < 0 || selected >= state.loaded.model->skeleton.size()) return;
+  const auto rings =
+      scene::BoneRings(state.loaded.session->pose(), selected, state.panel.ring_local_axes,
+                       RingViewDir(state), RingRadius(state));
+  const int held = state.ring_drag.active() ? static_cast<int>(state.ring_drag.axis()) : -1;
+  const int lit = held >= 0 ? held : state.mouse == MouseMode::kNone ? state.hover_ring : -1;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float w = static_cast<float>(std::max(width, 1)),
+              h = static_cast<float>(std::max(height, 1));
+  const glm::vec2 scale(io.DisplaySize.x / w, io.DisplaySize.y / h);
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  for (int r = 0; r < static_cast<int>(rings.size()); ++r) {
+    const scene::BoneRing& ring = rings[static_cast<std::size_t>(r)];
+    const glm::vec3 helper =
+        std::abs(ring.axis_ms.x) < 0.9f ? glm::vec3(1, 0, 0) : glm::vec3(0, 1, 0);
+    const glm::vec3 u = glm::normalize(glm::cross(ring.axis_ms, helper));
+    const glm::vec3 v = glm::cross(ring.axis_ms, u);
+    constexpr int kPoints = 64;
+    ImVec2 points[kPoints];
+    for (int i = 0; i < kPoints; ++i) {
+      const float a = 6.28318530718f * static_cast<float>(i) / kPoints;
+      const glm::vec3 p = state.camera.Project(
+          ring.center_ms + ring.radius * (std::cos(a) * u + std::sin(a) * v), w, h);
+      points[i] = ImVec2(p.x * scale.x, p.y * scale.y);
+    }
+    glm::vec4 c = ring.color;
+    if (r == lit) c = glm::mix(c, glm::vec4(1.0f), 0.45f);
+    draw->AddPolyline(points, kPoints, ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, 1.0f)),
+                      ImDrawFlags_Closed, r == lit ? 5.0f : 3.0f);
+  }
+}
+
+// The axis a drag or G/R/S is locked to, as a long line through the handle in its colour.
+void DrawAxisLock(const ViewerState& state, anim::DebugDraw& lines) {
+  const bool key = state.transform.active() && state.transform.axis >= 0;
+  const int axis = key                                                        ? state.transform.axis
+                   : state.mouse == MouseMode::kHandle && state.drag.active() ? state.drag_axis
+                                                                              : -1;
+  if (axis < 0) return;
+  glm::vec3 along(0.0f);
+  along[axis] = 2.0f * state.loaded.height;
+  glm::vec4 color(0.25f, 0.25f, 0.25f, 1.0f);
+  color[axis] = 1.0f;
+  const glm::vec3 at = key ? state.transform.pivot_ms : state.drag.start_ms();
+  lines.Line(at - along, at + along, color);
+}
+
+// What G/R/S is doing and the keys that shape it, along the top of the view (as Blender's
+// header does).
+void TransformHeader(const ViewerState& state) {
+  const std::string hint = TransformHint(state);
+  if (hint.empty()) return;
+  const float left = PanelShown(state) ? state.panel.width + 8.0f : 8.0f;
+  const float wrap = ImGui::GetIO().DisplaySize.x - left - 8.0f;
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImVec2 size = ImGui::CalcTextSize(hint.c_str(), nullptr, false, wrap);
+  draw->AddRectFilled(ImVec2(left - 4.0f, 4.0f), ImVec2(left + size.x + 4.0f, 8.0f + size.y),
+                      IM_COL32(0, 0, 0, 190), 3.0f);
+  draw->AddText(nullptr, 0.0f, ImVec2(left, 6.0f), IM_COL32(255, 220, 120, 255), hint.c_str(),
+                nullptr, wrap);
+}
+
+float MsSinceStart() {
+  return std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - kProgramStart)
+      .count();
+}
+
 // False with one line in *error; *exit_code 2 for a command line that cannot be used.
 bool Init(ViewerState& state, std::string* error, int* exit_code) {
   scene::TraceHeader trace_header;
@@ -150,7 +220,8 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   const std::string model_path = ChooseModel(state.options.model_path, plan.scene_model).string();
   const std::vector<NamedInput> inputs = {{"the model", model_path},
                                           {"the scenario file", state.options.request.scene},
-                                          {"the trace file", state.options.trace_path}};
+                                          {"the trace file", state.options.trace_path},
+                                          {"the reference image", state.options.reference_path}};
   for (const auto& [option, out] : {std::pair{"--out", state.options.screenshot_path},
                                     std::pair{"--report", state.options.report_path}}) {
     *error = OutputNamesAnInput(option, out, inputs);
@@ -165,8 +236,13 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   window_options.height = state.options.height;
   window_options.offscreen = state.options.offscreen;
   window_options.title = "ikpose";
+  const auto step = [&state](const char* name) {
+    state.startup_ms.emplace_back(name, MsSinceStart());
+  };
+  step("command line");
   state.window = GlWindow::Open(window_options, error);
   if (!state.window) return false;
+  step("window and GL context");
   state.panel.renderer = state.window->renderer();
   state.panel.history = &state.history;
   state.panel.corner_view = state.options.corner_view;
@@ -178,15 +254,27 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   ImGui_ImplSDL2_InitForOpenGL(state.window->sdl_window(), state.window->gl_context());
   ImGui_ImplOpenGL3_Init("#version 330 core");
   state.imgui_ready = true;
+  step("panel");
 
   if (!state.painter.Init(DataDir() / "shaders", error)) return false;
-  if (!OpenModel(state, model_path, parsed.get(), state.request, error)) return false;
+  step("frame shaders");
+  ParsedModel read = parsed.get();
+  step("model read (own thread)");
+  if (!OpenModel(state, model_path, std::move(read), state.request, error)) return false;
+  step("model posed and uploaded");
   if (trace &&
       !StartTrace(state, state.options.trace_path, std::move(trace_header), std::move(trace_frames),
                   state.request, state.options.trace_frame, error)) {
     return false;
   }
   OpenLibrary(state);
+  if (!state.options.offscreen) FindAutosave(state);
+  step("library and autosave");
+  if (!state.options.reference_path.empty() &&
+      !LoadReference(state, state.options.reference_path)) {
+    *error = state.panel.status;
+    return false;
+  }
   // The command line's mirror over an asymmetric rest: said on the terminal as by `pose`.
   if (const std::string warning = MirrorWarning(*state.loaded.session); !warning.empty()) {
     PrintWarning(std::cerr, warning);
@@ -205,7 +293,7 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
   const bool ours = event.type == SDL_WINDOWEVENT &&
                     event.window.windowID == SDL_GetWindowID(state.window->sdl_window());
   if (event.type == SDL_QUIT || (ours && event.window.event == SDL_WINDOWEVENT_CLOSE)) {
-    state.running = false;
+    RequestQuit(state);  // asks first when there are unsaved edits
   } else if (ours && event.window.event == SDL_WINDOWEVENT_MINIMIZED) {
     state.minimized = true;
   } else if (ours && (event.window.event == SDL_WINDOWEVENT_RESTORED ||
@@ -215,7 +303,9 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     const std::string path = event.drop.file;
     SDL_free(event.drop.file);
     std::string error;
-    if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
+    if (IsImageFile(path)) {
+      LoadReference(state, path);  // a picture to pose against, not a model
+    } else if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
       state.panel.status = "could not open " + path + ": " + error;  // the current model stays
     }
   } else {
@@ -232,14 +322,23 @@ void Frame(ViewerState& state, float seconds) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
+  state.panel.status_ok = !state.panel.status.empty() && state.panel.status == state.done_status;
+  state.panel.unsaved = UnsavedEdits(state);
   if (PanelShown(state)) {
     ui::DrawMainPanel(state.loaded.session.get(), state.panel);
     DrawTimeline(state);
   }
+  if (state.safety.quit_asked) ui::DrawQuitQuestion(state.panel, ScenePath(state));
   if (state.panel.corner_view) LabelCornerView(state, width, height);
   HoverLabel(state);
+  DrawRings(state, width, height);
+  TransformHeader(state);
   ImGui::Render();
   ApplyCommands(state);
+  // The library's thumbnails are wanted from the frame after its section opens.
+  if (state.panel.library.shown && state.panel.library.thumbnails_stale) SyncThumbnails(state);
+  if (state.panel.ready.shown && state.panel.ready.stale) SyncReadyThumbnails(state);
+  if (!state.options.offscreen) StepAutosave(state, seconds);
   ApplyTimelineCommands(state);
   StepBake(state);
 
@@ -262,12 +361,7 @@ void Frame(ViewerState& state, float seconds) {
   if (!state.options.offscreen || state.options.overlay) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
     DrawTimelineOverlays(state, state.overlay_lines);
-    const int selected = state.panel.selected_bone;
-    if (selected >= 0 && selected < state.loaded.model->skeleton.size()) {
-      scene::DrawBoneRings(scene::BoneRings(session.pose(), selected, state.panel.ring_local_axes,
-                                            RingViewDir(state), RingRadius(state)),
-                           state.overlay_lines);
-    }
+    DrawAxisLock(state, state.overlay_lines);
   } else if (session.ladder_enabled) {
     session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
@@ -276,6 +370,7 @@ void Frame(ViewerState& state, float seconds) {
   // (see FramePainter::Begin); screenshots always use the multisampled target.
   const bool direct = !state.options.offscreen && state.first_frame_ms == 0.0f;
   state.painter.Begin(width, height, direct);
+  state.camera.fov_y_deg = state.panel.picture.fov_y_deg;
   // Centre the model in what the docked panel leaves free at the left.
   state.camera.shift_ndc_x =
       PanelShown(state) ? state.panel.width / static_cast<float>(std::max(width, 1)) : 0.0f;
@@ -285,6 +380,7 @@ void Frame(ViewerState& state, float seconds) {
           : 0.0f;
   const float aspect = static_cast<float>(width) / static_cast<float>(std::max(height, 1));
   const glm::mat4 view_proj = state.camera.Projection(aspect) * state.camera.View();
+  DrawReference(state, view_proj);
   state.painter.DrawLines(state.grid_lines, view_proj, false);
   state.loaded.renderer->SetHighlight(state.mouse == MouseMode::kNone ? state.hover_bone : -1);
   state.loaded.renderer->Draw(view_proj, KeyLight(state.camera));
@@ -310,11 +406,12 @@ void RunWindow(ViewerState& state) {
     const float seconds = std::chrono::duration<float>(now - state.last_frame).count();
     state.last_frame = now;
     Frame(state, seconds);
+    if (state.first_frame_ms == 0.0f)
+      state.startup_ms.emplace_back("first frame drawn", MsSinceStart());
     state.window->Swap();
     if (state.first_frame_ms == 0.0f) {
-      state.first_frame_ms =
-          std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - kProgramStart)
-              .count();
+      state.first_frame_ms = MsSinceStart();
+      state.startup_ms.emplace_back("first frame on screen", state.first_frame_ms);
     }
     const int quit_after = state.options.quit_after_frames;
     if (quit_after > 0 && ++frames >= quit_after) break;
@@ -348,6 +445,7 @@ int RunViewer(const ViewerOptions& options) {
   } else {
     exit_code = 0;
     RunWindow(*state);
+    RemoveAutosave(*state);  // a clean exit: nothing to offer back next time
   }
   if (exit_code == 0 && !options.report_path.empty() && !WriteViewerReport(*state, &error)) {
     PrintError(std::cerr, error);

@@ -25,15 +25,17 @@ struct ViewerOptions {
   std::string screenshot_path;  // offscreen: where the PNG goes
   std::string report_path;      // written on exit: the pose report of what was drawn
   std::optional<CameraSetting> camera;
-  bool overlay = true;        // offscreen: draw skeleton, targets and circles
-  bool panel = true;          // offscreen: draw the ImGui panel
-  bool grid = true;           // the floor grid
-  bool corner_view = false;   // a small side view of the character in a corner
-  std::string library_dir;    // the pose library's folder; empty: scene::DefaultLibraryFolder()
-  int quit_after_frames = 0;  // window: close after this many frames (startup timing), 0 never
-  std::string trace_path;     // --trace: a trace file opened on the timeline
-  int trace_frame = 0;        // --frame: the trace's frame shown first (its pop selected)
-  std::string listen;         // --listen [HOST:]PORT: a running game's targets, live
+  bool overlay = true;         // offscreen: draw skeleton, targets and circles
+  bool panel = true;           // offscreen: draw the ImGui panel
+  bool grid = true;            // the floor grid
+  bool corner_view = false;    // a small side view of the character in a corner
+  std::string library_dir;     // the pose library's folder; empty: scene::DefaultLibraryFolder()
+  int quit_after_frames = 0;   // window: close after this many frames (startup timing), 0 never
+  std::string trace_path;      // --trace: a trace file opened on the timeline
+  int trace_frame = 0;         // --frame: the trace's frame shown first (its pop selected)
+  std::string listen;          // --listen [HOST:]PORT: a running game's targets, live
+  std::string reference_path;  // --reference: an image behind the character
+  float autosave_seconds = 30.0f;  // window: autosave an edited session this often; 0 never
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.

@@ -15,52 +15,6 @@ namespace ikpose::app {
 
 namespace {
 
-// The scenario file "save scene" writes and "load scene" reads.
-std::string ScenePath(const ViewerState& state) {
-  return state.scene_path.empty() ? "ikpose-scene.json" : state.scene_path;
-}
-
-// Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
-void SaveScene(ViewerState& state) {
-  const std::string path = ScenePath(state);
-  const std::filesystem::path model = anim::RelativeToFolderOf(state.loaded.path, path);
-  std::string error;
-  const scene::Scenario scenario = scene::CaptureScenario(*state.loaded.session, model.string());
-  state.panel.status = scene::SaveScenario(path, scenario, &error) ? "saved " + path : error;
-}
-
-// Reads the scene file back through the same road as `--scene` (one undo step on the same
-// model). A scenario naming another model opens that model (which starts a new history).
-void LoadScene(ViewerState& state) {
-  const std::string path = ScenePath(state);
-  scene::PosingRequest request;
-  request.scenario.emplace();
-  std::string error;
-  if (!scene::LoadScenario(path, &*request.scenario, &error)) {
-    state.panel.status = error;
-    return;
-  }
-  const std::string model = request.scenario->ModelPath();
-  std::error_code ec;
-  if (!model.empty() && !std::filesystem::equivalent(model, state.loaded.path, ec)) {
-    if (!OpenModel(state, model, ParseModel(model), request, &error)) {
-      state.panel.status = "could not open " + model + ": " + error;
-      return;
-    }
-  } else {
-    std::unique_ptr<scene::PosingSession> session =
-        scene::BuildSession(*state.loaded.model, request, &error);
-    if (!session) {
-      state.panel.status = error;
-      return;
-    }
-    state.drag.End();
-    state.loaded.session = std::move(session);
-    state.history.Commit(*state.loaded.session, "load scene");
-  }
-  state.panel.status = "loaded " + path;
-}
-
 // Writes the pose on screen (clip and IK) as `<model stem>-posed.glb` beside the scenario file
 // or in the working directory; the status line says where, or why not.
 void ExportPose(ViewerState& state) {
@@ -69,8 +23,8 @@ void ExportPose(ViewerState& state) {
   std::string error;
   if (asset::WritePosedGlb(*state.loaded.model, state.loaded.session->pose().locals_ls, path,
                            &warnings, &error)) {
-    state.panel.status = "exported the pose to " + path.string() +
-                         (warnings.empty() ? "" : " (" + warnings.front() + ")");
+    SayDone(state, "exported the pose to " + path.string() +
+                       (warnings.empty() ? "" : " (" + warnings.front() + ")"));
   } else {
     state.panel.status = error;
   }
@@ -93,10 +47,63 @@ void StepRungs(ViewerState& state, int delta) {
 
 }  // namespace
 
+// The scenario file "save scene" writes and "load scene" reads.
+std::string ScenePath(const ViewerState& state) {
+  return state.scene_path.empty() ? "ikpose-scene.json" : state.scene_path;
+}
+
+// Writes the session to --scene FILE (or ikpose-scene.json here), the model relative to it.
+bool SaveScene(ViewerState& state) {
+  const std::string path = ScenePath(state);
+  const std::filesystem::path model = anim::RelativeToFolderOf(state.loaded.path, path);
+  std::string error;
+  const scene::Scenario scenario = scene::CaptureScenario(*state.loaded.session, model.string());
+  if (!scene::SaveScenario(path, scenario, &error)) {
+    state.panel.status = error;
+    return false;
+  }
+  SayDone(state, "saved " + path);
+  MarkSaved(state);
+  return true;
+}
+
+// Reads a scene file through the same road as `--scene` (one undo step on the same model). A
+// scenario naming another model opens that model (which starts a new history).
+bool LoadSceneFrom(ViewerState& state, const std::string& path) {
+  scene::PosingRequest request;
+  request.scenario.emplace();
+  std::string error;
+  if (!scene::LoadScenario(path, &*request.scenario, &error)) {
+    state.panel.status = error;
+    return false;
+  }
+  const std::string model = request.scenario->ModelPath();
+  std::error_code ec;
+  if (!model.empty() && !std::filesystem::equivalent(model, state.loaded.path, ec)) {
+    if (!OpenModel(state, model, ParseModel(model), request, &error)) {
+      state.panel.status = "could not open " + model + ": " + error;
+      return false;
+    }
+  } else {
+    std::unique_ptr<scene::PosingSession> session =
+        scene::BuildSession(*state.loaded.model, request, &error);
+    if (!session) {
+      state.panel.status = error;
+      return false;
+    }
+    state.drag.End();
+    state.loaded.session = std::move(session);
+    state.history.Commit(*state.loaded.session, "load scene");
+  }
+  SayDone(state, "loaded " + path);
+  return true;
+}
+
 void ApplyCommands(ViewerState& state) {
   using ui::Command;
   // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
-  const bool editing = state.drag.active() || state.ring_drag.active() || ImGui::IsAnyItemActive();
+  const bool editing = state.drag.active() || state.ring_drag.active() ||
+                       state.transform.active() || ImGui::IsAnyItemActive();
   state.retired_thumbnails.clear();  // no longer in any frame's draw list
   for (const Command command : state.panel.commands) {
     scene::PosingSession& session = *state.loaded.session;
@@ -138,13 +145,35 @@ void ApplyCommands(ViewerState& state) {
         SaveScene(state);
         break;
       case Command::kLoadScene:
-        LoadScene(state);
+        if (LoadSceneFrom(state, ScenePath(state))) MarkSaved(state);
         break;
       case Command::kExportPose:
         ExportPose(state);
         break;
       case Command::kQuit:
-        state.running = false;
+        RequestQuit(state);
+        break;
+      case Command::kSaveAndQuit:
+      case Command::kQuitWithoutSaving:
+      case Command::kStayOpen:
+        AnswerQuit(state, command);
+        break;
+      case Command::kRestoreAutosave:
+      case Command::kDiscardAutosave:
+        ApplyAutosaveCommand(state, command);
+        break;
+      case Command::kScreenshot:
+        TakeScreenshot(state);
+        break;
+      case Command::kLoadReference:
+        LoadReference(state, state.panel.picture.reference_path);
+        break;
+      case Command::kApplyReadyPose:
+        ApplyReadyPoseCommand(state);
+        break;
+      case Command::kClearReference:
+        state.reference.Clear();
+        state.panel.picture.reference_shown = false;
         break;
       case Command::kViewFront:
       case Command::kViewBack:
@@ -170,15 +199,15 @@ void ApplyCommands(ViewerState& state) {
       case Command::kPoseHand:
         ApplyLibraryCommand(state, command, editing);
         break;
-      case Command::kMirrorOff:
-      case Command::kMirrorLeftToRight:
-      case Command::kMirrorRightToLeft:
       case Command::kBakeClip:
         StartBake(state);
         break;
       case Command::kCancelBake:
         CancelBake(state);
         break;
+      case Command::kMirrorOff:
+      case Command::kMirrorLeftToRight:
+      case Command::kMirrorRightToLeft:
       case Command::kToggleFlip: {
         using anim::MirrorMode;
         constexpr MirrorMode kModes[] = {MirrorMode::kOff, MirrorMode::kLeftToRight,

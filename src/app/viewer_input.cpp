@@ -4,7 +4,8 @@
 // hand, forearm, foot or shin moves its limb's target, the pelvis the body, any other bone
 // turns); a left click on a joint selects it, other left drags orbit, right or middle drags
 // pan, the wheel zooms; hovering names the bone a click would take; keys give the same
-// commands as the panel's buttons.
+// commands as the panel's buttons. Esc and a right click cancel what is held (a drag, a ring
+// turn, G/R/S) and never quit; Ctrl+Q quits (asking first when there are unsaved edits).
 #include <cmath>
 
 #include <imgui.h>
@@ -38,10 +39,11 @@ int HoveredBone(ViewerState& state, const Ray& ray) {
   TargetDrag probe;
   const float handle = scene::PickRadius(state.loaded.height);
   if (probe.Begin(ray, *state.loaded.session, handle)) return -1;
+  RingDrag ring;
   if (state.panel.selected_bone >= 0 &&
-      RingDrag().Begin(ray, *state.loaded.session, state.panel.selected_bone,
-                       state.panel.ring_local_axes, RingViewDir(state), RingRadius(state),
-                       0.5f * handle)) {
+      ring.Begin(ray, *state.loaded.session, state.panel.selected_bone, state.panel.ring_local_axes,
+                 RingViewDir(state), RingRadius(state), 0.5f * handle)) {
+    state.hover_ring = static_cast<int>(ring.axis());
     return -1;
   }
   return PickSurface(state, ray).bone;
@@ -53,7 +55,8 @@ void BeginLeftDrag(ViewerState& state, int x, int y) {
   const Ray ray = MouseRay(state, x, y);
   const float handle = scene::PickRadius(state.loaded.height);
   scene::PosingSession& session = *state.loaded.session;
-  if (state.drag.Begin(ray, session, handle)) {
+  state.gesture_start = scene::CaptureSnapshot(session);
+  if (state.drag.Begin(ray, session, handle, state.camera.Forward())) {
     state.mouse = MouseMode::kHandle;
     return;
   }
@@ -66,7 +69,7 @@ void BeginLeftDrag(ViewerState& state, int x, int y) {
   const scene::SurfaceHit hit = PickSurface(state, ray);
   if (hit.bone >= 0) {
     state.panel.selected_bone = hit.bone;
-    if (state.drag.BeginOnSurface(ray, session, hit)) {
+    if (state.drag.BeginOnSurface(ray, session, hit, state.camera.Forward())) {
       state.mouse = MouseMode::kHandle;
       return;
     }
@@ -84,7 +87,12 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
   const float dx = static_cast<float>(motion.xrel), dy = static_cast<float>(motion.yrel);
   if (state.mouse == MouseMode::kOrbit) state.camera.Orbit(-0.4f * dx, 0.4f * dy);
   if (state.mouse == MouseMode::kPan) state.camera.Pan(dx / height, dy / height);
+  if (state.transform.active()) {
+    TransformMouse(state, glm::vec2(static_cast<float>(motion.x), static_cast<float>(motion.y)));
+    return;
+  }
   if (state.mouse == MouseMode::kNone) {
+    state.hover_ring = -1;
     state.hover_bone = HoveredBone(state, MouseRay(state, motion.x, motion.y));
     state.hover_px = glm::vec2(static_cast<float>(motion.x), static_cast<float>(motion.y));
     return;
@@ -102,6 +110,7 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
                    : keys[SDL_SCANCODE_Z] ? 2
                                           : -1;
   modifiers.fine = (SDL_GetModState() & KMOD_SHIFT) != 0;
+  state.drag_axis = modifiers.axis;
   state.drag.Update(MouseRay(state, motion.x, motion.y), modifiers, *state.loaded.session);
 }
 
@@ -115,6 +124,7 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
     return commands.push_back(shift ? ui::Command::kRedo : ui::Command::kUndo);
   if (ctrl && key.sym == SDLK_y) return commands.push_back(ui::Command::kRedo);
   if (ctrl && key.sym == SDLK_b) return commands.push_back(ui::Command::kBakeClip);
+  if (ctrl && key.sym == SDLK_q) return commands.push_back(ui::Command::kQuit);
   // The views as Blender's numpad; the digits above the letters do the same (laptops).
   switch (key.sym) {
     case SDLK_KP_1:
@@ -136,15 +146,32 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
     default:
       break;
   }
+  if (ctrl) return;  // Ctrl+letter is never the letter's command
   switch (key.sym) {
     case SDLK_f:
       return commands.push_back(ui::Command::kFrameModel);
-    case SDLK_r:
+    case SDLK_HOME:
       return commands.push_back(ui::Command::kResetView);
     case SDLK_e:
       return commands.push_back(ui::Command::kExportPose);
+    case SDLK_g:
+      BeginKeyTransform(state, KeyTransform::Kind::kGrab);
+      return;
+    case SDLK_r:
+      BeginKeyTransform(state, KeyTransform::Kind::kRotate);
+      return;
+    case SDLK_s:
+      BeginKeyTransform(state, KeyTransform::Kind::kScale);
+      return;
+    case SDLK_n:
+      state.panel_hidden = !state.panel_hidden;
+      return;
+    case SDLK_F12:
+      return commands.push_back(ui::Command::kScreenshot);
     case SDLK_ESCAPE:
-      return commands.push_back(ui::Command::kQuit);
+      // Cancels what is held (handled before this); with nothing held it does nothing: Esc
+      // never quits, so a pose is never lost to it.
+      return;
     case SDLK_LEFT:
       return camera.Orbit(-5.0f, 0.0f);
     case SDLK_RIGHT:
@@ -185,6 +212,31 @@ glm::vec3 RingViewDir(const ViewerState& state) {
 
 void HandleInput(ViewerState& state, const SDL_Event& event) {
   const ImGuiIO& io = ImGui::GetIO();
+  // The quit question takes its own keys: S saves and quits, D quits without saving, Esc stays.
+  if (state.safety.quit_asked) {
+    if (event.type != SDL_KEYDOWN) return;
+    const SDL_Keycode sym = event.key.keysym.sym;
+    if (sym == SDLK_s) state.panel.commands.push_back(ui::Command::kSaveAndQuit);
+    if (sym == SDLK_d) state.panel.commands.push_back(ui::Command::kQuitWithoutSaving);
+    if (sym == SDLK_ESCAPE) state.panel.commands.push_back(ui::Command::kStayOpen);
+    return;
+  }
+  // G/R/S held: the mouse moves it, a left click applies, a right click cancels, keys shape it.
+  if (state.transform.active()) {
+    if (event.type == SDL_MOUSEBUTTONDOWN)
+      EndKeyTransform(state, event.button.button == SDL_BUTTON_LEFT);
+    if (event.type == SDL_KEYDOWN) TransformKey(state, event.key.keysym);
+    if (event.type == SDL_MOUSEMOTION) MouseMoved(state, event.motion);
+    return;
+  }
+  // Esc or a right click while a handle or ring is dragged puts everything back.
+  const bool dragging = state.mouse == MouseMode::kHandle || state.mouse == MouseMode::kRing;
+  if (dragging &&
+      ((event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_ESCAPE) ||
+       (event.type == SDL_MOUSEBUTTONDOWN && event.button.button == SDL_BUTTON_RIGHT))) {
+    CancelGesture(state);  // the buttons' releases then end nothing
+    return;
+  }
   switch (event.type) {
     case SDL_MOUSEBUTTONDOWN:
       if (io.WantCaptureMouse) break;
@@ -196,6 +248,7 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
       }
       break;
     case SDL_MOUSEBUTTONUP:
+      state.drag_axis = -1;
       if (state.drag.active() || state.ring_drag.active()) {
         state.drag.End();
         state.ring_drag.End();

@@ -6,6 +6,7 @@
 
 #include "app/viewer_state.h"
 #include "render/png_file.h"
+#include "scene/ready_poses.h"
 
 namespace ikpose::app {
 
@@ -14,17 +15,23 @@ namespace {
 constexpr int kThumbnailPixels = 160;  // saved thumbnails are this square
 constexpr int kMaxThumbnailSide = 1024;
 
-// Renders the current pose from the front, framed, into a square PNG; empty on failure (the
-// pose is saved without a picture).
-std::string RenderThumbnail(ViewerState& state, std::string* error) {
+// The current pose from the front (turned by `yaw_deg` toward the character's left, and from a
+// little above when turned), framed, as a square RGBA image.
+std::vector<std::uint8_t> PaintThumbnail(ViewerState& state, float yaw_deg = 0.0f) {
   OrbitCamera camera;
   camera.Frame(state.loaded.center_ms, state.loaded.radius);
   camera.LookFrom(OrbitCamera::Side::kFront, FacingYawDeg(state));
+  if (yaw_deg != 0.0f) camera.Orbit(yaw_deg, 15.0f);
   const glm::mat4 view_proj = camera.Projection(1.0f) * camera.View();
   render::Lighting lighting;
   lighting.eye_ms = camera.Eye();
-  const std::vector<std::uint8_t> rgba = state.thumbnail_painter.Paint(
-      kThumbnailPixels, [&] { state.loaded.renderer->Draw(view_proj, lighting); });
+  return state.thumbnail_painter.Paint(kThumbnailPixels,
+                                       [&] { state.loaded.renderer->Draw(view_proj, lighting); });
+}
+
+// The same as a PNG; empty on failure (the pose is saved without a picture).
+std::string RenderThumbnail(ViewerState& state, std::string* error) {
+  const std::vector<std::uint8_t> rgba = PaintThumbnail(state);
   std::string png;
   if (!render::EncodePng(kThumbnailPixels, kThumbnailPixels, rgba, &png, error)) return "";
   return png;
@@ -46,11 +53,14 @@ void OpenLibrary(ViewerState& state) {
                                            : std::filesystem::path(state.options.library_dir);
   state.library = std::make_unique<scene::PoseLibrary>(folder);
   state.panel.library.library = state.library.get();
-  SyncThumbnails(state);
+  // Thumbnails are decoded and uploaded when the section is first opened, not before the
+  // first frame.
+  state.panel.library.thumbnails_stale = true;
 }
 
 void SyncThumbnails(ViewerState& state) {
   ui::LibraryPanel& panel = state.panel.library;
+  panel.thumbnails_stale = false;
   // This frame's panel was drawn with the current textures: they go once it is on screen.
   for (auto& [name, texture] : state.thumbnails)
     state.retired_thumbnails.push_back(std::move(texture));
@@ -69,6 +79,41 @@ void SyncThumbnails(ViewerState& state) {
     panel.thumbnails[e.name] = reinterpret_cast<void*>(static_cast<std::uintptr_t>(texture->id()));
     state.thumbnails[e.name] = std::move(texture);
   }
+}
+
+void SyncReadyThumbnails(ViewerState& state) {
+  state.panel.ready.stale = false;
+  scene::PosingSession& session = *state.loaded.session;
+  const scene::PosingSnapshot now = scene::CaptureSnapshot(session);
+  for (std::size_t i = 0; i < scene::kReadyPoses.size(); ++i) {
+    std::string error;
+    if (scene::ApplyReadyPose(session, scene::kReadyPoses[i], &error)) {
+      state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
+      // Three quarters: a seat or a stride shows its depth.
+      render::RgbaImage image{kThumbnailPixels, kThumbnailPixels, PaintThumbnail(state, 40.0f)};
+      state.ready_thumbnails[i] = std::make_unique<render::ImageTexture>(image);
+    } else {
+      state.ready_thumbnails[i].reset();
+    }
+    state.panel.ready.thumbnails[i] =
+        state.ready_thumbnails[i]
+            ? reinterpret_cast<void*>(static_cast<std::uintptr_t>(state.ready_thumbnails[i]->id()))
+            : nullptr;
+  }
+  scene::RestoreSnapshot(now, session);  // the pictures leave the pose as it was
+  state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
+}
+
+void ApplyReadyPoseCommand(ViewerState& state) {
+  const int chosen = state.panel.ready.chosen;
+  if (chosen < 0 || chosen >= static_cast<int>(scene::kReadyPoses.size())) return;
+  const scene::ReadyPose pose = scene::kReadyPoses[static_cast<std::size_t>(chosen)];
+  std::string error;
+  state.panel.ready.note.clear();
+  LibraryStep(state, std::string("ready pose ") + scene::ReadyPoseName(pose),
+              [&](scene::PosingSession& s) {
+                if (!scene::ApplyReadyPose(s, pose, &error)) state.panel.ready.note = error;
+              });
 }
 
 void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing) {

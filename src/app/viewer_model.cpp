@@ -47,6 +47,8 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
   state.drag.End();
   state.mouse = MouseMode::kNone;
   state.history.Reset(*state.loaded.session);
+  MarkSaved(state);                // a model just opened has nothing to lose
+  state.panel.ready.stale = true;  // the ready poses' pictures are of the previous model
   return true;
 }
 

@@ -46,7 +46,10 @@ asset::Json WindowState(const ViewerState& state) {
                                                : std::string();
   };
   const scene::UndoHistory& history = state.history;
-  return {{"model", state.loaded.path},
+  asset::Json startup = asset::Json::array();
+  for (const auto& [step, ms] : state.startup_ms) startup.push_back({step, ms});
+  return {{"startup_ms", startup},
+          {"model", state.loaded.path},
           {"height", state.loaded.height},
           {"first_frame_ms", state.first_frame_ms},
           {"limbs", limbs},
@@ -56,6 +59,12 @@ asset::Json WindowState(const ViewerState& state) {
             {"orthographic", state.camera.orthographic},
             {"facing_yaw_deg", FacingYawDeg(state)}}},
           {"corner_view", state.panel.corner_view},
+          {"panel_shown", !state.panel_hidden},
+          {"fov_y_deg", state.camera.fov_y_deg},
+          {"unsaved_edits", UnsavedEdits(state)},
+          {"restore_offered", !state.safety.restore_offer.empty()},
+          {"status", state.panel.status},
+          {"status_ok", state.panel.status == state.done_status && !state.done_status.empty()},
           {"bones_px", bones_px},
           {"selected_bone", bone_name(state.panel.selected_bone)},
           {"hover_bone", bone_name(state.hover_bone)},

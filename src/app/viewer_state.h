@@ -22,6 +22,7 @@
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
+#include "render/reference_image.h"
 #include "render/thumbnail.h"
 #include "scene/bake.h"
 #include "scene/pose_library.h"
@@ -57,6 +58,36 @@ struct ViewerBake {
   int last_frames = 0;
 };
 
+// Quitting safely (viewer_quit.cpp): what was last saved, the quit question, the autosave.
+struct ViewerSafety {
+  scene::PosingSnapshot saved;      // the session as last saved or opened: quitting asks nothing
+  scene::PosingSnapshot autosaved;  // as the autosave file holds it
+  float since_autosave_s = 0.0f;
+  bool quit_asked = false;              // the "save before quitting?" question is open
+  std::filesystem::path restore_offer;  // an autosave left by a window that did not close
+  std::string restore_when;             // its time, as the offer says it
+};
+
+// Blender's G / R / S on the selected bone, driven by the mouse with no button held
+// (viewer_transform.cpp): X, Y, Z pick an axis, digits type the amount, Enter or a left click
+// applies, Esc or a right click puts everything back.
+struct KeyTransform {
+  enum class Kind { kNone, kGrab, kRotate, kScale };
+  Kind kind = Kind::kNone;
+  int axis = -1;             // 0, 1, 2: along or about model x, y, z; -1: free (the view's)
+  bool trackball = false;    // R twice: turn freely as a ball under the mouse
+  std::string typed;         // the amount typed, as typed ("-0.25")
+  glm::vec2 start_px{0.0f};  // the mouse when the transform began, window pixels
+  glm::vec2 mouse_px{0.0f};
+  glm::vec2 pivot_px{0.0f};  // the selected joint on screen
+  glm::vec3 pivot_ms{0.0f};
+  scene::TurnStart turn;                   // kRotate
+  anim::Limb limb = anim::Limb::kLeftArm;  // kScale: whose target
+  glm::vec3 root_ms{0.0f};                 // kScale: the limb's root joint
+  glm::vec3 target_start_ms{0.0f};
+  bool active() const { return kind != Kind::kNone; }
+};
+
 // Members are destroyed in reverse order, so every GL object below `window` goes before the
 // context does.
 struct ViewerState {
@@ -65,11 +96,13 @@ struct ViewerState {
   std::string scene_path;        // where "save scene" writes and "load scene" reads
   std::unique_ptr<GlWindow> window;
   render::FramePainter painter;
+  render::ReferenceImage reference;  // viewer_picture.cpp
   // The pose library (viewer_library.cpp) and its thumbnails as textures, by entry name.
   std::unique_ptr<scene::PoseLibrary> library;
   render::ThumbnailPainter thumbnail_painter;
   std::map<std::string, std::unique_ptr<render::ImageTexture>> thumbnails;
   std::vector<std::unique_ptr<render::ImageTexture>> retired_thumbnails;  // freed next frame
+  std::array<std::unique_ptr<render::ImageTexture>, 6> ready_thumbnails;  // scene::kReadyPoses
   anim::DebugDraw grid_lines;  // recorded each frame, kept to reuse their storage
   anim::DebugDraw overlay_lines;
   LoadedModel loaded;
@@ -80,12 +113,21 @@ struct ViewerState {
   ViewerBake bake;
   ViewerLink link;  // viewer_link.cpp
   MouseMode mouse = MouseMode::kNone;
+  scene::PosingSnapshot gesture_start;  // before the drag or key transform now held (Esc)
+  ViewerSafety safety;
+  KeyTransform transform;
+  std::string done_status;    // the status line shown green: the last success said
+  bool panel_hidden = false;  // N
   TargetDrag drag;
   RingDrag ring_drag;
   scene::SurfacePicker picker;  // the skinned surface, re-skinned when the pose changed
   int hover_bone = -1;          // the bone a click on the body would take, -1 for none
+  int hover_ring = -1;          // the selected bone's ring under the cursor (scene::RingAxis)
+  int drag_axis = -1;           // the axis X/Y/Z hold on the dragged handle, -1 for none
   glm::vec2 hover_px{0.0f};     // where the cursor was then, in window pixels
   float first_frame_ms = 0.0f;  // program start to the first frame swapped on screen
+  // Program start to the end of each start-up step, in order ("window", "model open", ...).
+  std::vector<std::pair<std::string, float>> startup_ms;
   bool running = true;
   bool minimized = false;
   bool imgui_ready = false;
@@ -124,6 +166,54 @@ void CancelBake(ViewerState& state);
 void OpenLibrary(ViewerState& state);
 void SyncThumbnails(ViewerState& state);
 void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
+// The ready poses' thumbnails for the loaded model (each pose applied, drawn, taken back), and
+// applying one as an undo step.
+void SyncReadyThumbnails(ViewerState& state);
+void ApplyReadyPoseCommand(ViewerState& state);
+
+// viewer_quit.cpp. A quit (the window's close button, Ctrl+Q) asks first when the session has
+// unsaved edits; the answer: save and quit, quit without saving, or stay. The session is
+// autosaved as a scenario into the per-user state folder while it has edits; a clean exit
+// removes it, so one found at start-up was left by a crash and is offered back.
+bool UnsavedEdits(const ViewerState& state);
+void MarkSaved(ViewerState& state);
+void RequestQuit(ViewerState& state);
+void AnswerQuit(ViewerState& state, ui::Command answer);
+void StepAutosave(ViewerState& state, float seconds);
+void FindAutosave(ViewerState& state);
+void ApplyAutosaveCommand(ViewerState& state, ui::Command command);
+void RemoveAutosave(const ViewerState& state);
+std::filesystem::path AutosavePath();
+// Sets the status line as a success (shown green); any other status is an error (red).
+void SayDone(ViewerState& state, std::string text);
+std::string ScenePath(const ViewerState& state);
+// Saves the session to the scene file; false with the status line saying why.
+bool SaveScene(ViewerState& state);
+bool LoadSceneFrom(ViewerState& state, const std::string& path);
+
+// viewer.cpp: the key light comes from above, over the camera's right shoulder.
+render::Lighting KeyLight(const OrbitCamera& camera);
+
+// viewer_picture.cpp: F12 or the panel's button writes a PNG of the view (without the panel)
+// at the window's size or the panel's chosen size, optionally with a transparent background.
+void TakeScreenshot(ViewerState& state);
+// Shows a PNG or JPEG file as the reference image; false (the status line says why, the previous
+// image stays) for a file that cannot be read or decoded.
+bool LoadReference(ViewerState& state, const std::string& path);
+// Draws the reference image, if any, behind the character: call first in a frame.
+void DrawReference(ViewerState& state, const glm::mat4& view_proj);
+// A dropped file is an image (by its name) to show as the reference.
+bool IsImageFile(const std::string& path);
+
+// viewer_transform.cpp: G / R / S (see KeyTransform). Begin returns false, saying why in the
+// status line, when the selection cannot be moved that way.
+bool BeginKeyTransform(ViewerState& state, KeyTransform::Kind kind);
+void TransformKey(ViewerState& state, const SDL_Keysym& key);
+void TransformMouse(ViewerState& state, glm::vec2 mouse_px);
+void EndKeyTransform(ViewerState& state, bool apply);
+std::string TransformHint(const ViewerState& state);
+// Puts back the session as it was before the held drag or transform (Esc, right click).
+void CancelGesture(ViewerState& state);
 
 // viewer_input.cpp: mouse and keys (after ImGui has seen the event).
 void HandleInput(ViewerState& state, const SDL_Event& event);

@@ -20,7 +20,7 @@ bool FramePainter::Init(const std::filesystem::path& shader_dir, std::string* er
   return true;
 }
 
-void FramePainter::Begin(int width, int height, bool direct) {
+void FramePainter::Begin(int width, int height, bool direct, bool transparent) {
   direct_ = direct;
   width_ = width;
   height_ = height;
@@ -37,7 +37,11 @@ void FramePainter::Begin(int width, int height, bool direct) {
     target_.Resize(width, height, kMsaaSamples);
     target_.Bind();
   }
-  glClearColor(0.18f, 0.20f, 0.23f, 1.0f);
+  if (transparent) {
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  } else {
+    glClearColor(0.18f, 0.20f, 0.23f, 1.0f);
+  }
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
 }

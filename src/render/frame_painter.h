@@ -32,7 +32,8 @@ class FramePainter {
   bool Init(const std::filesystem::path& shader_dir, std::string* error);
   // `direct`: into the window's framebuffer without multisampling (the first frame on a
   // software rasteriser, where allocating the multisampled target costs ~200 ms).
-  void Begin(int width, int height, bool direct);
+  // `transparent`: cleared to alpha 0, so what is not drawn stays see-through (a picture).
+  void Begin(int width, int height, bool direct, bool transparent = false);
   void DrawLines(const anim::DebugDraw& lines, const glm::mat4& view_proj, bool on_top);
   // A small view inside the frame (pixels from the bottom-left corner), on a darker background
   // with its own depth: draw into it between BeginInset and EndInset, which returns to the

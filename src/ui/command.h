@@ -38,9 +38,18 @@ enum class Command {
   kMirrorOff,       // mirror while editing: off, left side onto the right, right onto the left
   kMirrorLeftToRight,
   kMirrorRightToLeft,
-  kToggleFlip,  // the whole pose flipped across the character's plane, or not
-  kBakeClip,    // bake the situation on screen over its clip (PanelState::bake says how)
-  kCancelBake,  // stop a bake before it writes anything
+  kToggleFlip,   // the whole pose flipped across the character's plane, or not
+  kBakeClip,     // bake the situation on screen over its clip (PanelState::bake says how)
+  kCancelBake,   // stop a bake before it writes anything
+  kSaveAndQuit,  // the quit question's answers
+  kQuitWithoutSaving,
+  kStayOpen,
+  kRestoreAutosave,  // the session a crash left behind, back on screen
+  kDiscardAutosave,
+  kScreenshot,      // a PNG of the view (PanelState::picture says its size and background)
+  kLoadReference,   // picture.reference_path as the reference image
+  kClearReference,  // no reference image
+  kApplyReadyPose,  // ready.chosen (scene::kReadyPoses) on the model, as one undo step
 };
 
 }  // namespace ikpose::ui

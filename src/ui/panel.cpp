@@ -1,5 +1,6 @@
 #include "ui/panel.h"
 
+#include "scene/ready_poses.h"
 #include "ui/library_panel.h"
 
 #include <imgui.h>
@@ -37,6 +38,42 @@ std::string Length(float value, float meters_per_unit, const char* format = "%.4
   return std::string(number) + " (" + cm + ")";
 }
 
+// Puts the next button beside the last item when it fits, else on the next line, so a narrow
+// panel wraps its rows of buttons rather than cutting them.
+// `box`: a checkbox or radio button (its box before the label).
+void SameLineIfFits(const char* label, bool box = false) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * style.FramePadding.x +
+                      (box ? ImGui::GetFrameHeight() + style.ItemInnerSpacing.x : 0.0f);
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+// A button placed by SameLineIfFits.
+bool FlowButton(const char* label) {
+  SameLineIfFits(label);
+  return ImGui::Button(label);
+}
+
+// A distance said the way people say it: centimetres (or millimetres) when the units are known.
+std::string PlainLength(float value, float meters_per_unit) {
+  char text[64];
+  if (meters_per_unit <= 0.0f) {
+    std::snprintf(text, sizeof text, "%.3g units", static_cast<double>(value));
+  } else if (value * meters_per_unit < 0.01f) {
+    std::snprintf(text, sizeof text, "%.0f mm",
+                  static_cast<double>(value * meters_per_unit * 1e3f));
+  } else {
+    std::snprintf(text, sizeof text, "%.0f cm",
+                  static_cast<double>(value * meters_per_unit * 1e2f));
+  }
+  return text;
+}
+
+const ImVec4 kGood(0.4f, 0.9f, 0.45f, 1.0f);
+const ImVec4 kBad(1.0f, 0.45f, 0.4f, 1.0f);
+const ImVec4 kWarn(1.0f, 0.7f, 0.1f, 1.0f);
+
 // Where the knee goes: seed (nearest the current knee), natural (within a swivel range of the
 // rig's natural bend) or pole; natural shows its range and the swivel it chose. True if edited.
 bool PolicyRow(scene::LimbTarget& target, const anim::ChainSolveResult& result,
@@ -72,6 +109,31 @@ bool PolicyRow(scene::LimbTarget& target, const anim::ChainSolveResult& result,
   return edited;
 }
 
+// The solver's mathematics for one limb, under the "details" fold.
+void LimbDetails(const anim::ChainSolveResult& result, float m_per_unit) {
+  const ik::PositionsReport& p = result.report.positions;
+  ImGui::Text("|ab| %s", Length(p.length_ab, m_per_unit).c_str());
+  ImGui::Text("|bc| %s", Length(p.length_bc, m_per_unit).c_str());
+  ImGui::Text("|at| %s", Length(p.length_at, m_per_unit).c_str());
+  ImGui::Text("reach margin %s", Length(p.reach_margin, m_per_unit, "%+.4f").c_str());
+  ImGui::TextWrapped("theta %.2f deg (cos %.4f)  knee bend %.1f deg",
+                     static_cast<double>(glm::degrees(p.theta_rad)),
+                     static_cast<double>(p.cos_theta), static_cast<double>(p.knee_bend_deg));
+  Vec3Row("circle center", p.circle.center_ms);
+  ImGui::Text("circle radius %s", Length(p.circle.radius, m_per_unit).c_str());
+  Vec3Row("knee b'", p.result.knee_ms);
+  ImGui::Text("knee moved %s", Length(p.knee_displacement, m_per_unit).c_str());
+  ImGui::Text("residual %s", Length(result.error_ms, m_per_unit, "%.2e").c_str());
+  const float flip = p.flip_margin;
+  if (flip < 0.05f) {
+    ImGui::TextColored(kWarn, "flip risk HIGH: knee %.3f of limb from the hip-target axis",
+                       static_cast<double>(flip));
+  } else {
+    ImGui::Text("flip margin %.3f of limb length", static_cast<double>(flip));
+  }
+  if (result.output.softened) ImGui::TextDisabled("softened near full reach");
+}
+
 void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& state) {
   scene::LimbTarget& target = session.target(limb);
   const float m_per_unit = anim::MetersPerUnit(session.model());
@@ -88,61 +150,48 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
   ImGui::Checkbox("##enabled", &target.enabled);
   ImGui::SameLine();
   const bool open = ImGui::TreeNodeEx(name.c_str(), ImGuiTreeNodeFlags_None);
-  ImGui::SameLine(150);
+  ImGui::SameLine();
   if (session.Mirrored(limb)) {
-    ImGui::TextDisabled("mirrored from the other side");
+    ImGui::TextDisabled("mirrored");
   } else if (solved) {
-    const ik::PositionsReport& p = result.report.positions;
-    ImGui::TextColored(ToImVec4(color), "%s  %s", ReachLabel(result.output.reach),
-                       Length(p.reach_margin, m_per_unit, "%+.3f").c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled(" %s", anim::PolicyName(result.policy));
+    ImGui::TextColored(ToImVec4(color), "%s", ReachLabel(result.output.reach));
     if (target.rung >= 0) {
       ImGui::SameLine();
-      ImGui::Text(" rung %d", target.rung);
+      ImGui::Text("rung %d", target.rung);
     }
   } else if (target.enabled && !target.given) {
-    ImGui::TextDisabled("on its %s: drag to pose", scene::IsLeg(limb) ? "foot" : "hand");
+    ImGui::TextDisabled("on its %s", scene::IsLeg(limb) ? "foot" : "hand");
   } else if (target.enabled) {
-    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", result.error.c_str());
+    ImGui::TextColored(kBad, "not solved");
   } else {
     ImGui::TextDisabled("off");
   }
+  // The plain sentence first, under the limb's name.
+  ImGui::Indent();
+  if (solved && !session.Mirrored(limb)) {
+    const std::string sentence = PlainLimbSentence(limb, result, session.model().chains.forward_ms,
+                                                   glm::vec3(0.0f, 1.0f, 0.0f), m_per_unit);
+    ImGui::TextWrapped("%s", sentence.c_str());
+    if (result.output.limit_clamped) ImGui::TextColored(kWarn, "at its bend limit");
+  } else if (target.enabled && !target.given && !session.Mirrored(limb)) {
+    ImGui::TextDisabled("drag it to pose");
+  } else if (target.enabled && !result.ok && !result.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    ImGui::TextWrapped("%s", result.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::Unindent();
   if (open) {
     const anim::Skeleton& skeleton = session.model().skeleton;
     const anim::LimbChain& chain = session.chain(limb);
-    ImGui::TextDisabled(
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped(
         "%s > %s > %s (%s)", skeleton.names[static_cast<std::size_t>(chain.upper)].c_str(),
         skeleton.names[static_cast<std::size_t>(chain.lower)].c_str(),
         skeleton.names[static_cast<std::size_t>(chain.end)].c_str(), chain.found_by.c_str());
+    ImGui::PopStyleColor();
     bool placed =
         ImGui::DragFloat3("target", &target.target_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
-    if (solved) {
-      const ik::PositionsReport& p = result.report.positions;
-      ImGui::Text("|ab| %s", Length(p.length_ab, m_per_unit).c_str());
-      ImGui::Text("|bc| %s", Length(p.length_bc, m_per_unit).c_str());
-      ImGui::Text("|at| %s", Length(p.length_at, m_per_unit).c_str());
-      ImGui::Text("reach margin %s", Length(p.reach_margin, m_per_unit, "%+.4f").c_str());
-      ImGui::Text("theta %.2f deg (cos %.4f)  knee bend %.1f deg",
-                  static_cast<double>(glm::degrees(p.theta_rad)), static_cast<double>(p.cos_theta),
-                  static_cast<double>(p.knee_bend_deg));
-      Vec3Row("circle center", p.circle.center_ms);
-      ImGui::Text("circle radius %s", Length(p.circle.radius, m_per_unit).c_str());
-      Vec3Row("knee b'", p.result.knee_ms);
-      ImGui::Text("knee moved %s", Length(p.knee_displacement, m_per_unit).c_str());
-      ImGui::Text("residual %s", Length(result.error_ms, m_per_unit, "%.2e").c_str());
-      const float flip = p.flip_margin;
-      if (flip < 0.05f) {
-        ImGui::TextColored(ImVec4(1, 0.7f, 0.1f, 1),
-                           "flip risk HIGH: knee %.3f of limb from the hip-target axis",
-                           static_cast<double>(flip));
-      } else {
-        ImGui::Text("flip margin %.3f of limb length", static_cast<double>(flip));
-      }
-      if (result.output.limit_clamped)
-        ImGui::TextColored(ImVec4(1, 0.7f, 0.1f, 1), "limit clamped");
-      if (result.output.softened) ImGui::TextDisabled("softened near full reach");
-    }
     // Any edit in the row places the target where it is, so the limb is solved from now on.
     ik::TwoBoneOptions& o = target.options.solver;
     placed |= PolicyRow(target, result, state);
@@ -157,16 +206,19 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
     placed |= ImGui::Combo("end rotation", &end_rotation, "follow\0keep model rotation\0");
     target.options.end_rotation = static_cast<ik::EndRotation>(end_rotation);
     placed |= ImGui::Checkbox("solve from rest pose", &target.from_rest);
-    ImGui::SameLine();
     ImGui::Checkbox("pinned", &target.pinned);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("pinned: stays put when the body moves; else it moves with the body");
+    }
     if (target.rung >= 0) {  // on a rung: a hand grips it, a foot stands on it
       ImGui::SameLine();
       ImGui::Checkbox(scene::IsLeg(limb) ? "stand on rung" : "grip rung", &target.grip);
     }
-    if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("pinned: stays put when the body moves; else it moves with the body");
-    }
     if (placed) target.given = true;
+    if (solved && ImGui::TreeNode("details")) {
+      LimbDetails(result, m_per_unit);
+      ImGui::TreePop();
+    }
     ImGui::TreePop();
   }
   ImGui::PopID();
@@ -233,7 +285,7 @@ void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::
     session.bone_turns_ls[b] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
     session.Evaluate();
   }
-  ImGui::SameLine();
+  SameLineIfFits("reset all turns");
   ImGui::BeginDisabled(!session.HasBoneTurns());
   if (ImGui::Button("reset all turns")) session.ResetBoneTurns();
   ImGui::EndDisabled();
@@ -319,7 +371,7 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
   const anim::MirrorMode live_modes[] = {anim::MirrorMode::kOff, anim::MirrorMode::kLeftToRight,
                                          anim::MirrorMode::kRightToLeft};
   for (std::size_t i = 0; i < std::size(live); ++i) {
-    if (i > 0) ImGui::SameLine();
+    if (i > 0) SameLineIfFits(live[i].first, true);
     if (ImGui::RadioButton(live[i].first, mode == live_modes[i]) && mode != live_modes[i]) {
       state.commands.push_back(live[i].second);
     }
@@ -347,9 +399,76 @@ void BakeSection(PanelState& state) {
   ImGui::InputFloat("fps", &bake.fps, 1.0f, 10.0f, "%.0f");
   bake.fps = std::clamp(bake.fps, 1.0f, 1000.0f);
   ImGui::Checkbox("lock left foot", &bake.lock_left_foot);
-  ImGui::SameLine();
+  SameLineIfFits("lock right foot", true);
   ImGui::Checkbox("lock right foot", &bake.lock_right_foot);
   if (ImGui::Button("bake clip (Ctrl+B)")) state.commands.push_back(Command::kBakeClip);
+}
+
+// The ready poses as pictures with their names, flowing to the panel's width; a click applies
+// one (from the rest pose).
+void ReadyPosesSection(PanelState& state) {
+  ImGui::TextWrapped("placed from this rig's own proportions; a click poses the character");
+  constexpr float kSide = 72.0f;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  for (std::size_t i = 0; i < scene::kReadyPoses.size(); ++i) {
+    const char* name = scene::ReadyPoseName(scene::kReadyPoses[i]);
+    const float width = std::max(kSide, ImGui::CalcTextSize(name).x) + 2.0f * style.FramePadding.x;
+    if (i > 0 && ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) {
+      ImGui::SameLine();
+    }
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::BeginGroup();
+    bool clicked = false;
+    if (void* texture = state.ready.thumbnails[i]) {
+      clicked = ImGui::ImageButton(texture, ImVec2(kSide, kSide));
+    } else {
+      clicked = ImGui::Button(
+          "...", ImVec2(kSide + 2.0f * style.FramePadding.x, kSide + 2.0f * style.FramePadding.y));
+    }
+    ImGui::TextUnformatted(name);
+    ImGui::EndGroup();
+    ImGui::PopID();
+    if (clicked) {
+      state.ready.chosen = static_cast<int>(i);
+      state.commands.push_back(Command::kApplyReadyPose);
+    }
+  }
+  if (!state.ready.note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    ImGui::TextWrapped("%s", state.ready.note.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+// The screenshot (F12): size and background; the view's field of view.
+void PictureSection(PanelState& state) {
+  PicturePanel& picture = state.picture;
+  ImGui::SliderFloat("field of view", &picture.fov_y_deg, 10.0f, 100.0f, "%.0f deg");
+  ImGui::Checkbox("window size", &picture.window_size);
+  if (!picture.window_size) {
+    ImGui::InputInt("width", &picture.width, 16, 256);
+    ImGui::InputInt("height", &picture.height, 16, 256);
+    picture.width = std::clamp(picture.width, 16, 8192);
+    picture.height = std::clamp(picture.height, 16, 8192);
+  }
+  ImGui::Checkbox("transparent background", &picture.transparent);
+  if (ImGui::Button("screenshot (F12)")) state.commands.push_back(Command::kScreenshot);
+  ImGui::Separator();
+  ImGui::TextWrapped("reference image behind the character (PNG or JPEG; or drop one here)");
+  char path[1024];
+  std::snprintf(path, sizeof path, "%s", picture.reference_path.c_str());
+  if (ImGui::InputText("file", path, sizeof path)) picture.reference_path = path;
+  if (ImGui::Button("show image")) state.commands.push_back(Command::kLoadReference);
+  if (picture.reference_shown) {
+    if (FlowButton("remove")) state.commands.push_back(Command::kClearReference);
+    int side = picture.reference_side ? 1 : 0;
+    ImGui::RadioButton("front", &side, 0);
+    SameLineIfFits("side", true);
+    ImGui::RadioButton("side", &side, 1);
+    picture.reference_side = side == 1;
+    ImGui::SliderFloat("opacity", &picture.reference_opacity, 0.05f, 1.0f, "%.2f");
+  }
 }
 
 }  // namespace
@@ -377,13 +496,23 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   ImGui::SetNextWindowSizeConstraints(ImVec2(240.0f, display.y), ImVec2(widest, display.y));
   ImGui::Begin("ikpose", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
   state.width = ImGui::GetWindowWidth();
-  ImGui::TextUnformatted(state.model_label.c_str());
-  if (!state.status.empty())
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", state.status.c_str());
-  ImGui::TextDisabled("%s", state.renderer.c_str());
-  ImGui::Text("frame %.2f ms CPU, %.2f ms GPU", static_cast<double>(state.frame_ms_cpu),
-              static_cast<double>(state.frame_ms_gpu));
+  // Widgets leave room for their labels, so a narrow panel shortens the widget, not the label.
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
+  ImGui::TextWrapped("%s%s", state.model_label.c_str(), state.unsaved ? "  (unsaved edits)" : "");
+  if (!state.restore_offer.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+    ImGui::TextWrapped("%s", state.restore_offer.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::Button("restore it")) state.commands.push_back(Command::kRestoreAutosave);
+    if (FlowButton("discard it")) state.commands.push_back(Command::kDiscardAutosave);
+  }
+  if (!state.status.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, state.status_ok ? kGood : kBad);
+    ImGui::TextWrapped("%s", state.status.c_str());
+    ImGui::PopStyleColor();
+  }
   if (session == nullptr) {
+    ImGui::PopItemWidth();
     ImGui::End();
     return;
   }
@@ -392,13 +521,10 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
     if (ImGui::Button("targets to hands and feet"))
       state.commands.push_back(Command::kResetTargets);
-    ImGui::SameLine();
-    if (ImGui::Button("frame model (F)")) state.commands.push_back(Command::kFrameModel);
-    if (ImGui::Button("save scene")) state.commands.push_back(Command::kSaveScene);
-    ImGui::SameLine();
-    if (ImGui::Button("load scene")) state.commands.push_back(Command::kLoadScene);
-    ImGui::SameLine();
-    if (ImGui::Button("export pose (E)")) state.commands.push_back(Command::kExportPose);
+    if (FlowButton("frame model (F)")) state.commands.push_back(Command::kFrameModel);
+    if (FlowButton("save scene")) state.commands.push_back(Command::kSaveScene);
+    if (FlowButton("load scene")) state.commands.push_back(Command::kLoadScene);
+    if (FlowButton("export pose (E)")) state.commands.push_back(Command::kExportPose);
   }
   if (ImGui::CollapsingHeader("Body")) {
     ImGui::TextDisabled("drag the pelvis handle; pinned targets hold");
@@ -418,7 +544,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
         {"right (3)", Command::kViewRight}, {"left (^3)", Command::kViewLeft},
         {"top (7)", Command::kViewTop},     {"bottom (^7)", Command::kViewBottom}};
     for (std::size_t i = 0; i < std::size(views); ++i) {
-      if (i % 3 != 0) ImGui::SameLine();
+      if (i % 3 != 0) SameLineIfFits(views[i].first);
       if (ImGui::Button(views[i].first)) state.commands.push_back(views[i].second);
     }
     if (ImGui::Button("perspective / orthographic (5)")) {
@@ -428,9 +554,9 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   }
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);
-    ImGui::SameLine();
+    SameLineIfFits("targets", true);
     ImGui::Checkbox("targets", &state.overlays.targets);
-    ImGui::SameLine();
+    SameLineIfFits("knee circles", true);
     ImGui::Checkbox("knee circles", &state.overlays.circles);
     ImGui::Checkbox("reach shells", &state.overlays.reach_shells);
   }
@@ -463,7 +589,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   if (ImGui::CollapsingHeader("Ladder")) {
     scene::Ladder& ladder = session->ladder;
     ImGui::Checkbox("show ladder", &session->ladder_enabled);
-    ImGui::SameLine();
+    SameLineIfFits("follow the clip", true);
     ImGui::Checkbox("follow the clip", &session->ladder_follows_clip);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("a clip climbing in place scrolls the rungs; hands and feet snap to them");
@@ -476,16 +602,14 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
     ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
     if (ImGui::Button("snap to rungs")) state.commands.push_back(Command::kSnapToRungs);
-    ImGui::SameLine();
-    if (ImGui::Button("fit body")) state.commands.push_back(Command::kFitBodyToLadder);
-    ImGui::SameLine();
-    if (ImGui::Button("step up")) state.commands.push_back(Command::kStepUp);
-    ImGui::SameLine();
-    if (ImGui::Button("step down")) state.commands.push_back(Command::kStepDown);
+    if (FlowButton("fit body")) state.commands.push_back(Command::kFitBodyToLadder);
+    if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);
+    if (FlowButton("step down")) state.commands.push_back(Command::kStepDown);
   }
-  if (state.library.library != nullptr && ImGui::CollapsingHeader("Pose library")) {
-    DrawLibrarySection(*session, state);
-  }
+  state.ready.shown = ImGui::CollapsingHeader("Ready poses");
+  if (state.ready.shown) ReadyPosesSection(state);
+  state.library.shown = state.library.library != nullptr && ImGui::CollapsingHeader("Pose library");
+  if (state.library.shown) DrawLibrarySection(*session, state);
   if (ImGui::CollapsingHeader("Hands")) DrawHandsSection(*session, state);
   if (ImGui::CollapsingHeader("Bones")) {
     SelectedBone(*session, state);
@@ -497,8 +621,82 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     ImGui::EndChild();
   }
+  if (ImGui::CollapsingHeader("Picture")) PictureSection(state);
+  if (ImGui::CollapsingHeader("About")) {
+    ImGui::TextWrapped("renderer: %s", state.renderer.c_str());
+    ImGui::Text("frame %.2f ms CPU, %.2f ms GPU", static_cast<double>(state.frame_ms_cpu),
+                static_cast<double>(state.frame_ms_gpu));
+    ImGui::TextDisabled("N hides this panel; Ctrl+Q quits");
+  }
   state.overlays.selected_bone = state.selected_bone;
+  ImGui::PopItemWidth();
   ImGui::End();
+}
+
+void DrawQuitQuestion(PanelState& state, const std::string& scene_path) {
+  constexpr const char* kTitle = "Quit ikpose?";
+  if (!ImGui::IsPopupOpen(kTitle)) ImGui::OpenPopup(kTitle);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(std::min(460.0f, display.x - 20.0f), 0.0f));
+  if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_NoResize)) return;
+  ImGui::TextWrapped("The pose has edits that are not saved. Save them to %s before quitting?",
+                     scene_path.c_str());
+  if (ImGui::Button("save and quit (S)")) state.commands.push_back(Command::kSaveAndQuit);
+  if (FlowButton("quit without saving (D)")) state.commands.push_back(Command::kQuitWithoutSaving);
+  if (FlowButton("cancel (Esc)")) state.commands.push_back(Command::kStayOpen);
+  ImGui::EndPopup();
+}
+
+std::string PlainLimbSentence(anim::Limb limb, const anim::ChainSolveResult& result,
+                              const glm::vec3& forward_ms, const glm::vec3& up_ms,
+                              float meters_per_unit) {
+  const bool leg = scene::IsLeg(limb);
+  const bool left = limb == anim::Limb::kLeftLeg || limb == anim::Limb::kLeftArm;
+  const char* joint = leg ? "knee" : "elbow";
+  const ik::PositionsReport& p = result.report.positions;
+  const float limb_length = p.length_ab + p.length_bc;
+  std::string sentence;
+  // The knee's offset from the line hip -> end, against the character's own directions seen
+  // across that line: a knee bends forward naturally, an elbow backward.
+  const glm::vec3 along = result.end_ms - result.hip_ms;
+  const float span = glm::length(along);
+  const glm::vec3 axis = span > 0.0f ? along / span : up_ms;
+  const auto across = [&](const glm::vec3& v) { return v - glm::dot(v, axis) * axis; };
+  const glm::vec3 bend = across(result.knee_ms - result.hip_ms);
+  const glm::vec3 natural = across(leg ? forward_ms : -forward_ms);
+  const glm::vec3 outward = across(glm::cross(up_ms, forward_ms) * (left ? 1.0f : -1.0f));
+  if (glm::length(bend) < 0.01f * limb_length || glm::length(natural) < 1e-4f) {
+    sentence = std::string(leg ? "leg" : "arm") + " straight";
+  } else {
+    const glm::vec3 b = glm::normalize(bend), n = glm::normalize(natural);
+    const float from_natural = glm::degrees(std::acos(std::clamp(glm::dot(b, n), -1.0f, 1.0f)));
+    const char* side = glm::dot(b, outward) >= 0.0f ? "out" : "in";
+    const char* way = leg ? "forward" : "back";
+    char text[128];
+    if (from_natural < 2.0f) {
+      std::snprintf(text, sizeof text, "%s points straight %s", joint, way);
+    } else if (from_natural <= 100.0f) {
+      std::snprintf(text, sizeof text, "%s points %s, %.0f deg %s", joint, way,
+                    static_cast<double>(from_natural), side);
+    } else {
+      std::snprintf(text, sizeof text, "%s points %s, against its bend (%.0f deg %s)", joint,
+                    leg ? "backward" : "forward", static_cast<double>(from_natural), side);
+    }
+    sentence = text;
+  }
+  const float gap = limb_length - span;
+  if (result.output.reach == ik::Reach::kTooFar) {
+    const float beyond = glm::length(result.end_target_ms - result.hip_ms) - limb_length;
+    sentence +=
+        "; target " + PlainLength(std::max(beyond, 0.0f), meters_per_unit) + " out of reach";
+  } else if (gap <= 0.001f * limb_length) {
+    sentence += "; fully stretched";
+  } else {
+    sentence += "; " + PlainLength(gap, meters_per_unit) + " from full stretch";
+  }
+  return sentence;
 }
 
 }  // namespace ikpose::ui

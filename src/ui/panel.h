@@ -1,9 +1,10 @@
-// The main ImGui panel: per limb its reach state in colour, the solver's report (lengths, reach
-// margin in model units and centimetres (from the model's units), θ, the knee circle, knee
-// displacement, residual, flip risk) and its options; the bone tree with the selected bone's
-// rotations; clip playback; the ladder; the mirror (rest symmetry, mirror while editing, flip);
-// frame times; undo and redo. It edits the scene's state and
-// never calls GL or SDL.
+// The main ImGui panel: per limb its reach state in colour and a plain sentence (where the knee
+// or elbow points, how far from full stretch, whether it is at a limit), with the solver's
+// mathematics (lengths, reach margin, θ, the knee circle, residual, flip risk) under a
+// "details" fold, and its options; the bone tree with the selected bone's rotations; clip
+// playback; the ladder; the mirror; pictures (screenshot, field of view); undo and redo; the
+// renderer and frame times under "About". Text wraps to the panel's width, so a narrow window
+// loses nothing. It edits the scene's state and never calls GL or SDL.
 #pragma once
 
 #include <array>
@@ -32,6 +33,17 @@ struct LibraryPanel {
   scene::ApplyOptions apply;
   std::vector<std::string> unmatched;  // of the last apply
   std::string note;                    // the last library action's outcome
+  bool thumbnails_stale = false;       // set by the app: the thumbnails are not uploaded yet
+  bool shown = false;                  // set by the panel: the section is open this frame
+};
+
+// The ready poses (scene/ready_poses.h): their thumbnails from the app, the one chosen.
+struct ReadyPanel {
+  std::array<void*, 6> thumbnails{};  // ImTextureID per scene::kReadyPoses entry, null: none yet
+  int chosen = -1;                    // kApplyReadyPose applies kReadyPoses[chosen]
+  bool shown = false;                 // set by the panel: the section is open this frame
+  bool stale = true;                  // set by the app: thumbnails for this model not drawn yet
+  std::string note;                   // the last apply's problem, if any
 };
 
 // The hands section: per arm its sliders; kPoseHand applies `request` to `arm`.
@@ -52,10 +64,27 @@ struct BakePanel {
   int frames = 0;          // of the running bake
 };
 
+// The Picture section: the screenshot's size and background, and the view's field of view.
+struct PicturePanel {
+  bool window_size = true;  // else width x height
+  int width = 1920;
+  int height = 1080;
+  bool transparent = false;  // the background left transparent (alpha 0) in the PNG
+  float fov_y_deg = 40.0f;   // the camera's vertical field of view, shown and edited
+  // A reference image (PNG or JPEG) behind the character, facing the front or the side view.
+  std::string reference_path;
+  bool reference_shown = false;  // set by the app once an image is loaded
+  bool reference_side = false;   // false: faces the front view; true: the character's right side
+  float reference_opacity = 0.6f;
+};
+
 struct PanelState {
   std::string model_label;  // file name, shown at the top
   std::string renderer;     // GL renderer string, so users know what draws the frame
-  std::string status;       // the last load error or note, shown in colour
+  std::string status;       // the last outcome: green when `status_ok`, else red
+  bool status_ok = false;
+  bool unsaved = false;       // the session has edits not saved to a scene file
+  std::string restore_offer;  // non-empty: a crash left an autosave; offered back at the top
   float frame_ms_cpu = 0.0f;
   float frame_ms_gpu = 0.0f;
   float model_height = 1.0f;
@@ -68,12 +97,25 @@ struct PanelState {
   LibraryPanel library;
   HandsPanel hands;
   BakePanel bake;
+  PicturePanel picture;
+  ReadyPanel ready;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.
 void DrawMainPanel(scene::PosingSession* session, PanelState& state);
+
+// The quit question as a modal window: save and quit (to `scene_path`), quit without saving,
+// or stay; the answer is a command.
+void DrawQuitQuestion(PanelState& state, const std::string& scene_path);
+
+// Where a knee or elbow points and how far the limb is from full stretch, as a sentence:
+// "knee points forward, 12 deg out; 8.0 cm from full stretch". `forward_ms` is the character's
+// facing, `up_ms` its up; `meters_per_unit` <= 0 when the model's units are unknown.
+std::string PlainLimbSentence(anim::Limb limb, const anim::ChainSolveResult& result,
+                              const glm::vec3& forward_ms, const glm::vec3& up_ms,
+                              float meters_per_unit);
 
 // Reach state as a word users read: "reachable", "too far", "too close".
 const char* ReachLabel(ik::Reach reach);

@@ -31,6 +31,31 @@ TEST_F(TargetDragTest, GrabsTheHandleUnderTheCursorAndFollowsIt) {
   EXPECT_NEAR(foot().z, start.z, 1e-5f) << "moves in the plane facing the camera";
 }
 
+// A perspective eye level with the focus, looking along -Z: rays through points below it slant
+// down, yet a drag straight up the screen must keep the handle's depth (the view plane's normal
+// is the camera's forward axis, not the ray).
+TEST_F(TargetDragTest, ADragUpTheScreenInAPerspectiveFrontViewKeepsTheDepth) {
+  const glm::vec3 start = foot();
+  const glm::vec3 eye = start + glm::vec3(0.3f, 0.9f, 3.0f);
+  const auto ray_through = [&](const glm::vec3& p) { return Ray{eye, glm::normalize(p - eye)}; };
+  const glm::vec3 forward(0.0f, 0.0f, -1.0f);
+  TargetDrag drag;
+  ASSERT_TRUE(drag.Begin(ray_through(start), session, 0.04f, forward));
+  drag.Update(ray_through(start + glm::vec3(0.0f, 0.4f, 0.0f)), {}, session);
+  EXPECT_NEAR(foot().y, start.y + 0.4f, 1e-4f);
+  EXPECT_NEAR(foot().x, start.x, 1e-4f) << "straight up the screen: no sideways move";
+  EXPECT_NEAR(foot().z, start.z, 1e-4f) << "no move toward or away from the eye";
+}
+
+TEST_F(TargetDragTest, ATypedMoveIsExact) {
+  const glm::vec3 start = foot();
+  TargetDrag drag;
+  ASSERT_TRUE(drag.Begin(FrontRay(start), session, 0.04f));
+  EXPECT_TRUE(drag.MoveBy({0.0f, 0.0f, 0.1f}, session));
+  EXPECT_NEAR(foot().z, start.z + 0.1f, 1e-6f);
+  EXPECT_NEAR(foot().y, start.y, 1e-6f);
+}
+
 TEST_F(TargetDragTest, MissingEveryHandleGrabsNothing) {
   TargetDrag drag;
   EXPECT_FALSE(drag.Begin(FrontRay({3, 3, 0}), session, 0.04f));

@@ -3,9 +3,12 @@
 
 #include <fcntl.h>
 #include <stb_image.h>
+#include <stb_image_write.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,6 +111,58 @@ TEST(Render, UnwritableOutputIsOneLineErrorAndNoFile) {
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(r.err.rfind("ikpose: error: ", 0), 0u) << r.err;
   EXPECT_FALSE(std::filesystem::exists(png));
+}
+
+// Pixels clearly green (the reference image below is pure green).
+int GreenPixels(const Image& image) {
+  int count = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const unsigned char* p = image.at(x, y);
+      if (p[1] > p[0] + 60 && p[1] > p[2] + 60) ++count;
+    }
+  }
+  return count;
+}
+
+TEST(Render, AReferenceImageStandsBehindTheCharacter) {
+  const std::string dir = MakeTempDir();
+  const std::string reference = dir + "/reference.png";
+  std::vector<unsigned char> rgba(8 * 16 * 4, 0);
+  for (std::size_t i = 0; i < rgba.size(); i += 4) rgba[i + 1] = rgba[i + 3] = 255;
+  ASSERT_NE(stbi_write_png(reference.c_str(), 8, 16, 4, rgba.data(), 8 * 4), 0);
+  const std::string with = dir + "/with.png", without = dir + "/without.png";
+  const std::vector<std::string> common = {"render", "--size", "320x240", "--no-panel"};
+  auto args = common;
+  args.insert(args.end(), {"--out", with, "--reference", reference});
+  const ProgramResult r = RunIkpose(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  args = common;
+  args.insert(args.end(), {"--out", without});
+  ASSERT_EQ(RunIkpose(args).exit_code, 0);
+  const Image shown = LoadPng(with), plain = LoadPng(without);
+  ASSERT_NE(shown.pixels, nullptr);
+  ASSERT_NE(plain.pixels, nullptr);
+  EXPECT_EQ(GreenPixels(plain), 0);
+  // A tall band behind the character: a good part of the picture, but the character covers
+  // its middle (the torso at the centre is not green).
+  EXPECT_GT(GreenPixels(shown), shown.width * shown.height / 20);
+  const unsigned char* torso = shown.at(shown.width / 2, shown.height * 2 / 5);
+  EXPECT_FALSE(torso[1] > torso[0] + 60 && torso[1] > torso[2] + 60) << "the image covers the body";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Render, ABrokenReferenceImageIsOneLineErrorAndNoPicture) {
+  const std::string dir = MakeTempDir();
+  const std::string reference = dir + "/broken.png", png = dir + "/frame.png";
+  std::ofstream(reference, std::ios::binary) << "\x89PNG\r\n\x1a\n truncated";
+  const ProgramResult r = RunIkpose({"render", "--out", png, "--reference", reference});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("ikpose: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find("broken.png"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(png));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

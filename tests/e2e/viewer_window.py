@@ -13,7 +13,9 @@ def xdo(*args):
 
 def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
     """Starts the viewer (with extra command-line `args`), runs actions(window_id, (x, y)),
-    closes it as a user does, and returns the report it wrote."""
+    closes it as a user does, and returns the report it wrote. A window with unsaved edits asks
+    before it quits: the close is followed by D (quit without saving), which a window that
+    closes at once never reads."""
     if os.path.exists(report):
         os.remove(report)
     app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report, *args], cwd=cwd)
@@ -27,6 +29,8 @@ def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
         g = dict(line.split("=") for line in geometry.split())
         actions(wid, (int(g["X"]), int(g["Y"])))
         subprocess.run([send_close, wid], check=True)
+        if app.poll() is None:
+            subprocess.run(["xdotool", "key", "--window", wid, "d"], capture_output=True)
         code = app.wait(timeout=15)
     finally:
         if app.poll() is None:

@@ -1,0 +1,208 @@
+#include "scene/ready_poses.h"
+
+#include <cmath>
+
+namespace ikpose::scene {
+
+namespace {
+
+using anim::Limb;
+
+// The rig's measures at rest, in its own directions.
+struct Frame {
+  glm::vec3 up{0.0f, 1.0f, 0.0f};
+  glm::vec3 forward{0.0f, 0.0f, 1.0f};  // horizontal, the character's facing
+  glm::vec3 left{1.0f, 0.0f, 0.0f};     // the character's own left
+  std::array<glm::vec3, 4> root_ms{};   // hip or shoulder joint, by anim::Limb
+  std::array<glm::vec3, 4> end_ms{};    // hand or foot at rest
+  std::array<float, 4> upper{}, lower{};
+  float floor_y = 0.0f;  // the ankles' height at rest: feet on the ground stay there
+};
+
+int Index(Limb limb) {
+  return static_cast<int>(limb);
+}
+
+Frame Measure(const PosingSession& session) {
+  Frame f;
+  glm::vec3 forward = session.model().chains.forward_ms;
+  forward.y = 0.0f;
+  if (glm::length(forward) > 1e-6f) f.forward = glm::normalize(forward);
+  f.left = glm::normalize(glm::cross(f.up, f.forward));
+  const anim::Pose& rest = session.rest_pose();
+  for (Limb limb : anim::kLimbs) {
+    const anim::LimbChain& chain = session.chain(limb);
+    if (!session.target(limb).available) continue;
+    const int i = Index(limb);
+    f.root_ms[i] = anim::PositionMs(rest, chain.upper);
+    f.end_ms[i] = anim::PositionMs(rest, chain.end);
+    f.upper[i] = chain.upper_length;
+    f.lower[i] = chain.lower_length;
+  }
+  f.floor_y = 0.5f * (f.end_ms[Index(Limb::kLeftLeg)].y + f.end_ms[Index(Limb::kRightLeg)].y);
+  return f;
+}
+
+bool IsLeft(Limb limb) {
+  return limb == Limb::kLeftArm || limb == Limb::kLeftLeg;
+}
+
+// Sets a limb's target; one beyond `reach` of the limb's root comes in along the same line, so
+// short arms on a long body still touch (a hand on a knee) instead of stretching past it.
+void Place(PosingSession& session, Limb limb, glm::vec3 target_ms, const glm::vec3& root_ms,
+           float reach) {
+  LimbTarget& t = session.target(limb);
+  if (!t.available) return;
+  const glm::vec3 from_root = target_ms - root_ms;
+  const float distance = glm::length(from_root);
+  if (distance > reach && distance > 0.0f) target_ms = root_ms + from_root * (reach / distance);
+  t.target_ms = target_ms;
+  t.given = true;
+  t.rung = -1;
+}
+
+}  // namespace
+
+const char* ReadyPoseName(ReadyPose pose) {
+  switch (pose) {
+    case ReadyPose::kStand:
+      return "stand";
+    case ReadyPose::kSitOnABox:
+      return "sit on a box";
+    case ReadyPose::kKneel:
+      return "kneel";
+    case ReadyPose::kRun:
+      return "run";
+    case ReadyPose::kClimbARung:
+      return "climb a rung";
+    case ReadyPose::kReachUp:
+      return "reach up";
+  }
+  return "";
+}
+
+bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) {
+  if (!session.target(Limb::kLeftLeg).available || !session.target(Limb::kRightLeg).available ||
+      session.body_bone() < 0) {
+    *error = std::string("\"") + ReadyPoseName(pose) +
+             "\" needs two legs and a pelvis; this rig has no such limbs detected";
+    return false;
+  }
+  const Frame f = Measure(session);
+  // From the rest: nothing of the previous pose stays.
+  session.ResetBoneTurns();
+  session.body = BodyMove{};
+  session.ladder_enabled = false;
+  session.ResetTargets();
+  session.Evaluate();
+
+  // Where a limb's root is once the body moved by `delta`, and its outward side.
+  const auto root = [&](Limb limb, const glm::vec3& delta) {
+    return f.root_ms[Index(limb)] + delta;
+  };
+  const auto out = [&](Limb limb) { return IsLeft(limb) ? f.left : -f.left; };
+  const auto length = [&](Limb limb) { return f.upper[Index(limb)] + f.lower[Index(limb)]; };
+  const auto on_floor = [&](glm::vec3 p) {
+    p.y = f.floor_y;
+    return p;
+  };
+  const Limb legs[] = {Limb::kLeftLeg, Limb::kRightLeg};
+  const Limb arms[] = {Limb::kLeftArm, Limb::kRightArm};
+  glm::vec3 delta(0.0f);
+  // Every target within 97% of its limb's length from its root (after the body moved).
+  const auto place = [&](Limb limb, const glm::vec3& target_ms) {
+    Place(session, limb, target_ms, root(limb, delta), 0.97f * length(limb));
+  };
+
+  switch (pose) {
+    case ReadyPose::kStand:
+      // Feet where they stand at rest, arms relaxed at the sides.
+      for (Limb leg : legs) place(leg, f.end_ms[Index(leg)]);
+      for (Limb arm : arms) {
+        place(arm, root(arm, delta) +
+                       length(arm) * (-0.95f * f.up + 0.12f * out(arm) + 0.1f * f.forward));
+      }
+      break;
+    case ReadyPose::kSitOnABox: {
+      // Thighs level: the seat is a shin above the ankles, the feet a thigh ahead of the hips.
+      const float thigh = f.upper[Index(Limb::kLeftLeg)], shin = f.lower[Index(Limb::kLeftLeg)];
+      delta = f.up * (f.floor_y + 0.97f * shin - f.root_ms[Index(Limb::kLeftLeg)].y);
+      session.MoveBody(delta);
+      for (Limb leg : legs) {
+        place(leg, on_floor(root(leg, delta) + 0.95f * thigh * f.forward));
+      }
+      for (Limb arm : arms) {  // hands on the thighs, near the knees
+        const Limb leg = IsLeft(arm) ? Limb::kLeftLeg : Limb::kRightLeg;
+        place(arm, root(leg, delta) + 0.75f * thigh * f.forward + 0.12f * thigh * f.up);
+      }
+      break;
+    }
+    case ReadyPose::kKneel: {
+      // On the right knee: its hip a thigh above the floor, the knee just ahead of the hip on
+      // the floor and the foot a shin behind it; the left foot flat ahead, its knee up; hands
+      // resting on the left knee and the right thigh.
+      const float thigh = f.upper[Index(Limb::kRightLeg)], shin = f.lower[Index(Limb::kRightLeg)];
+      delta = f.up * (f.floor_y + 0.9f * thigh - f.root_ms[Index(Limb::kRightLeg)].y);
+      session.MoveBody(delta);
+      const glm::vec3 knee = on_floor(root(Limb::kRightLeg, delta) + 0.3f * thigh * f.forward);
+      place(Limb::kRightLeg, knee - 0.97f * shin * f.forward);
+      place(Limb::kLeftLeg, on_floor(root(Limb::kLeftLeg, delta) + 0.8f * thigh * f.forward));
+      place(Limb::kLeftArm,
+            root(Limb::kLeftLeg, delta) + 0.75f * thigh * f.forward + 0.45f * thigh * f.up);
+      place(Limb::kRightArm,
+            root(Limb::kRightLeg, delta) + 0.45f * thigh * f.forward + 0.1f * thigh * f.up);
+      break;
+    }
+    case ReadyPose::kRun: {
+      // Mid stride: the left foot reaching forward, the right pushing off behind, the arms
+      // swinging against the legs, elbows bent.
+      const float leg = length(Limb::kLeftLeg);
+      delta = -0.06f * leg * f.up;
+      session.MoveBody(delta);
+      place(Limb::kLeftLeg, root(Limb::kLeftLeg, delta) + leg * (0.4f * f.forward - 0.85f * f.up));
+      place(Limb::kRightLeg,
+            root(Limb::kRightLeg, delta) + leg * (-0.45f * f.forward - 0.75f * f.up));
+      place(Limb::kLeftArm,
+            root(Limb::kLeftArm, delta) +
+                length(Limb::kLeftArm) * (-0.35f * f.forward - 0.65f * f.up + 0.1f * f.left));
+      place(Limb::kRightArm,
+            root(Limb::kRightArm, delta) +
+                length(Limb::kRightArm) * (0.55f * f.forward - 0.35f * f.up - 0.1f * f.left));
+      break;
+    }
+    case ReadyPose::kClimbARung:
+      // Hands up toward the ladder in front, the right foot raised onto a rung; then the
+      // session's own snap onto the nearest rungs and the body where a climber's is.
+      for (Limb arm : arms)
+        place(arm, root(arm, delta) + length(arm) * (0.6f * f.up + 0.4f * f.forward));
+      place(Limb::kLeftLeg, f.end_ms[Index(Limb::kLeftLeg)]);
+      place(Limb::kRightLeg, root(Limb::kRightLeg, delta) +
+                                 length(Limb::kRightLeg) * (0.3f * f.forward - 0.6f * f.up));
+      session.Evaluate();
+      session.ladder_enabled = true;
+      session.SnapToRungs();
+      session.FitBodyToLadder();
+      // The fit moved the shoulders: the hands take the rungs nearest to where they now reach.
+      session.Evaluate();
+      for (Limb arm : arms) {
+        if (!session.target(arm).available) continue;
+        const glm::vec3 shoulder = anim::PositionMs(session.pose(), session.chain(arm).upper);
+        Place(session, arm, shoulder + length(arm) * (0.55f * f.up + 0.35f * f.forward), shoulder,
+              0.97f * length(arm));
+      }
+      session.SnapToRungs();
+      break;
+    case ReadyPose::kReachUp:
+      // On the toes' side of standing: feet at rest, both hands straight up, a little forward.
+      for (Limb leg : legs) place(leg, f.end_ms[Index(leg)]);
+      for (Limb arm : arms) {
+        place(arm, root(arm, delta) +
+                       length(arm) * (0.96f * f.up + 0.15f * f.forward + 0.05f * out(arm)));
+      }
+      break;
+  }
+  session.Evaluate();
+  return true;
+}
+
+}  // namespace ikpose::scene

@@ -1,0 +1,114 @@
+// Ready poses on real characters: the bundled one and every humanoid in ../shared/models (skipped,
+// saying so, when absent). Each pose reaches every target it sets and looks like its name: the
+// pelvis drops to sit, a knee goes down to kneel, the feet part to run, the hands rise above the
+// head to reach up, the climb puts hands and feet on rungs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "../asset/model_checks.h"
+#include "asset/load_model.h"
+#include "asset/report.h"
+#include "scene/ready_poses.h"
+
+namespace ikpose::scene {
+namespace {
+
+namespace fs = std::filesystem;
+using anim::Limb;
+
+class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    const std::string file = GetParam();
+    path_ = file.empty()
+                ? asset::test::DefaultCharacter()
+                : (asset::test::SharedModelsDir().empty() ? fs::path()
+                                                          : asset::test::SharedModelsDir() / file);
+    if (path_.empty() || !fs::exists(path_)) {
+      GTEST_SKIP() << "../shared/models/" << file << " is absent; its ready poses are skipped";
+    }
+    model_ = asset::LoadModel(path_);
+    height_ = asset::ModelHeight(model_, anim::RestPose(model_.skeleton));
+  }
+
+  // Applies `pose` and checks that every placed limb reached its target.
+  std::unique_ptr<PosingSession> Posed(ReadyPose pose) {
+    auto session = std::make_unique<PosingSession>(model_);
+    std::string error;
+    EXPECT_TRUE(ApplyReadyPose(*session, pose, &error)) << error;
+    for (Limb limb : anim::kLimbs) {
+      const LimbTarget& t = session->target(limb);
+      if (!t.available || !t.given) continue;
+      const anim::ChainSolveResult& r = session->result(limb);
+      EXPECT_TRUE(r.ok) << ReadyPoseName(pose) << " " << anim::LimbName(limb) << ": " << r.error;
+      EXPECT_LT(r.error_ms, 0.01f * height_)
+          << ReadyPoseName(pose) << ": " << anim::LimbName(limb) << " does not reach its target";
+    }
+    return session;
+  }
+  float PelvisY(const PosingSession& s) const {
+    return anim::PositionMs(s.pose(), s.body_bone()).y;
+  }
+  glm::vec3 End(const PosingSession& s, Limb limb) const {
+    return anim::EndPositionMs(s.chain(limb), s.pose());
+  }
+
+  fs::path path_;
+  anim::Model model_;
+  float height_ = 1.0f;
+};
+
+TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
+  const auto stand = Posed(ReadyPose::kStand);
+  const float standing = PelvisY(*stand);
+  const float leg =
+      model_.chains[Limb::kLeftLeg].upper_length + model_.chains[Limb::kLeftLeg].lower_length;
+
+  const auto sit = Posed(ReadyPose::kSitOnABox);
+  EXPECT_LT(PelvisY(*sit), standing - 0.25f * leg) << "sitting lowers the pelvis";
+  const auto kneel = Posed(ReadyPose::kKneel);
+  const float floor_y = anim::PositionMs(stand->pose(), model_.chains[Limb::kRightLeg].end).y;
+  EXPECT_LT(anim::PositionMs(kneel->pose(), model_.chains[Limb::kRightLeg].lower).y,
+            floor_y + 0.2f * leg)
+      << "kneeling: the right knee down by the floor";
+
+  const auto run = Posed(ReadyPose::kRun);
+  const glm::vec3 forward = model_.chains.forward_ms;
+  EXPECT_GT(glm::dot(End(*run, Limb::kLeftLeg) - End(*run, Limb::kRightLeg), forward), 0.5f * leg)
+      << "a stride: the left foot well ahead of the right";
+
+  const auto reach = Posed(ReadyPose::kReachUp);
+  const float head_y = anim::PositionMs(reach->rest_pose(), model_.chains[Limb::kLeftArm].upper).y;
+  EXPECT_GT(End(*reach, Limb::kLeftArm).y, head_y + 0.3f * leg) << "hands above the head";
+  EXPECT_GT(End(*reach, Limb::kRightArm).y, head_y + 0.3f * leg);
+
+  const auto climb = Posed(ReadyPose::kClimbARung);
+  EXPECT_TRUE(climb->ladder_enabled);
+  for (Limb limb : anim::kLimbs) EXPECT_GE(climb->target(limb).rung, 0) << anim::LimbName(limb);
+}
+
+TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {
+  const fs::path dir = asset::test::SharedModelsDir();
+  if (dir.empty() || !fs::exists(dir / "RiggedSimple/RiggedSimple.glb")) {
+    GTEST_SKIP() << "../shared/models/RiggedSimple is absent (a two-joint cylinder)";
+  }
+  const anim::Model model = asset::LoadModel(dir / "RiggedSimple/RiggedSimple.glb");
+  PosingSession session(model);
+  std::string error;
+  EXPECT_FALSE(ApplyReadyPose(session, ReadyPose::kSitOnABox, &error));
+  EXPECT_NE(error.find("sit on a box"), std::string::npos) << error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Humanoids, ReadyPoseModel,
+                         ::testing::Values("", "CesiumMan/CesiumMan.glb",
+                                           "RiggedFigure/RiggedFigure.glb",
+                                           "MaleBaseMesh/male_base_mesh.glb",
+                                           "Mesh2MotionHumanMale/human-male.glb"),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                           std::string name = param.param[0] ? param.param : "Bundled";
+                           return name.substr(0, name.find('/'));
+                         });
+
+}  // namespace
+}  // namespace ikpose::scene
