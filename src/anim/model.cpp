@@ -53,6 +53,7 @@ void DetectRig(Model& model) {
   const Pose rest = RestPose(model.skeleton);
   model.chains = DetectChains(model.skeleton, rest);
   model.humanoid = MapHumanoid(model.skeleton, rest, model.chains);
+  model.ranges = BuildJointRanges(model.skeleton, rest, model.chains, model.humanoid);
 }
 
 }  // namespace ikpose::anim
