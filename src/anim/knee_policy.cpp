@@ -13,6 +13,12 @@ namespace {
 
 constexpr float kRestBendFraction = 0.02f;  // rest knee this far off the line: a bend
 constexpr float kReferenceFade = 0.05f;     // current knee nearer the axis: its side fades
+// The hanging arm the elbow's natural bend starts from: down, tilted forward and out a little
+// (relaxed arms hang slightly in front of the body and clear of the hips); the elbow points
+// back, a little out.
+constexpr float kArmHangForward = 0.35f;  // about 20 degrees
+constexpr float kArmHangOutward = 0.15f;
+constexpr float kElbowOutward = 0.25f;
 
 glm::vec3 PerpendicularPart(const glm::vec3& v, const glm::vec3& unit_axis) {
   return v - glm::dot(v, unit_axis) * unit_axis;
@@ -59,21 +65,42 @@ bool ParsePolicy(std::string_view text, KneePolicy* policy) {
 
 NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
                             const glm::vec3& foot_ms, const glm::mat3& parent_rotation_ms,
-                            bool is_leg, const glm::vec3& forward_ms) {
+                            bool is_leg, const glm::vec3& forward_ms, const glm::vec3& toe_dir_ms) {
   NaturalBend bend;
   const glm::vec3 reach = foot_ms - hip_ms;
   const float limb = glm::length(knee_ms - hip_ms) + glm::length(foot_ms - knee_ms);
   if (!(glm::length(reach) > 1e-6f * limb) || !(limb > 0.f)) return bend;
-  const glm::vec3 axis = glm::normalize(reach);
   const glm::vec3 up(0.f, 1.f, 0.f);
-  glm::vec3 facing = PerpendicularPart(is_leg ? forward_ms : -forward_ms - 0.3f * up, axis);
-  if (!(glm::length(facing) > 1e-6f)) facing = ik::AnyPerpendicular(axis);
-  glm::vec3 side = PerpendicularPart(knee_ms - hip_ms, axis);
-  // A rest knee behind the leg (an elbow in front of a T-pose arm) is the rig's noise, not a
-  // bend: taken as natural it would bend against the joint (elbows into the chest).
-  bend.from_rest = glm::length(side) >= kRestBendFraction * limb && glm::dot(side, facing) > 0.f;
-  if (!bend.from_rest) side = facing;
   const glm::mat3 to_parent = glm::transpose(parent_rotation_ms);  // rotation: inverse
+  glm::vec3 forward_h = forward_ms - glm::dot(forward_ms, up) * up;
+  forward_h = glm::length(forward_h) > 1e-6f ? glm::normalize(forward_h) : glm::vec3(0, 0, 1);
+  glm::vec3 axis = glm::normalize(reach);
+  glm::vec3 side;
+  if (is_leg) {
+    // Knees track the toes: the foot's own direction, else the facing.
+    glm::vec3 toward = forward_h;
+    glm::vec3 toe_h = toe_dir_ms - glm::dot(toe_dir_ms, up) * up;
+    if (glm::length(toe_h) > 1e-6f && glm::dot(toe_h, forward_h) > 0.f) {
+      toward = glm::normalize(toe_h);
+    }
+    glm::vec3 facing = PerpendicularPart(toward, axis);
+    if (!(glm::length(facing) > 1e-6f)) facing = ik::AnyPerpendicular(axis);
+    side = PerpendicularPart(knee_ms - hip_ms, axis);
+    // A rest knee behind the leg is the rig's noise, not a bend: taken as natural it would
+    // bend against the joint.
+    bend.from_rest = glm::length(side) >= kRestBendFraction * limb && glm::dot(side, facing) > 0.f;
+    if (!bend.from_rest) side = facing;
+  } else {
+    // An arm's natural rest is hanging at the side, a little forward, whatever the rig's rest
+    // (a T-pose arm bent from its level rest would put the elbow out, a chicken wing); from
+    // there the elbow points back and a little out. Carried to a forward reach at chest height
+    // this puts the elbow under the arm.
+    glm::vec3 outward = PerpendicularPart(reach - glm::dot(reach, up) * up, forward_h);
+    outward = glm::length(outward) > 1e-6f ? glm::normalize(outward) : glm::vec3(0.f);
+    axis = glm::normalize(-up + kArmHangForward * forward_h + kArmHangOutward * outward);
+    side = PerpendicularPart(-forward_h + kElbowOutward * outward, axis);
+    bend.from_rest = false;
+  }
   bend.bend_ps = glm::normalize(to_parent * glm::normalize(side));
   bend.reach_ps = glm::normalize(to_parent * axis);
   bend.range_deg = is_leg ? 45.f : 60.f;

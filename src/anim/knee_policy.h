@@ -5,12 +5,16 @@
 // limbs) takes the current knee's swivel about the hip-target axis but keeps it within a range
 // around the rig's natural bend, so a knee never bends against the joint.
 //
-// The natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot line
-// by 2% of the limb or more, on the facing's side of it), else the facing: knees forward,
-// elbows back and a little down. It is kept in the frame of the hip's (shoulder's) parent bone,
-// so it turns with the body, and is carried to the current hip-target axis by the swing that
-// takes the rest hip-foot direction there: lifting a foot forward to hip height turns the
-// natural knee direction from forward to up, as a leg's does.
+// A leg's natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot
+// line by 2% of the limb or more, on the toes' side of it), else the foot's direction (knees
+// track the toes, so feet that turn out give knees that turn out as much), else the facing.
+// An arm's is that of an arm hanging relaxed (down, a little forward and out) with the elbow
+// back and a little out, whatever the rig's rest: a T-pose or A-pose arm is not the arm's
+// natural rest, and a forward reach then drops the elbow under the arm, not out to the side. It is
+// kept in the frame of the hip's (shoulder's) parent bone, so it turns with the body, and is
+// carried to the current hip-target axis by the swing that takes the rest hip-foot direction there:
+// lifting a foot forward to hip height turns the natural knee direction from forward to up, as a
+// leg's does.
 //
 // Swivel: the angle about the hip-target axis from the natural direction to the knee. The
 // default range is +-45 deg for legs (the hip's internal and external rotation, about 40-50 deg
@@ -51,10 +55,12 @@ struct NaturalBend {
 };
 
 // From the rest positions of hip, knee and foot (model space), the rotation of the hip's parent
-// at rest, and the character's forward direction.
+// at rest, the character's forward direction and, for a leg, the foot's direction (foot to
+// toe; zero when there is no toe).
 NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
                             const glm::vec3& foot_ms, const glm::mat3& parent_rotation_ms,
-                            bool is_leg, const glm::vec3& forward_ms);
+                            bool is_leg, const glm::vec3& forward_ms,
+                            const glm::vec3& toe_dir_ms = glm::vec3(0.f));
 
 struct SwivelChoice {
   bool valid = false;
