@@ -13,12 +13,10 @@ namespace {
 
 constexpr float kRestBendFraction = 0.02f;  // rest knee this far off the line: a bend
 constexpr float kReferenceFade = 0.05f;     // current knee nearer the axis: its side fades
-// The hanging arm the elbow's natural bend starts from: down, tilted forward and out a little
-// (relaxed arms hang slightly in front of the body and clear of the hips); the elbow points
-// back, a little out.
+// The hanging arm the elbow's natural bend starts from: down, tilted forward (relaxed arms hang
+// slightly in front of the body); the elbow points back, a little out.
 constexpr float kArmHangForward = 0.35f;  // about 20 degrees
-constexpr float kArmHangOutward = 0.15f;
-constexpr float kElbowOutward = 0.25f;
+constexpr float kElbowOutward = 0.1f;     // about 6 degrees
 
 glm::vec3 PerpendicularPart(const glm::vec3& v, const glm::vec3& unit_axis) {
   return v - glm::dot(v, unit_axis) * unit_axis;
@@ -97,13 +95,13 @@ NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
     // this puts the elbow under the arm.
     glm::vec3 outward = PerpendicularPart(reach - glm::dot(reach, up) * up, forward_h);
     outward = glm::length(outward) > 1e-6f ? glm::normalize(outward) : glm::vec3(0.f);
-    axis = glm::normalize(-up + kArmHangForward * forward_h + kArmHangOutward * outward);
+    axis = glm::normalize(-up + kArmHangForward * forward_h);
     side = PerpendicularPart(-forward_h + kElbowOutward * outward, axis);
     bend.from_rest = false;
   }
   bend.bend_ps = glm::normalize(to_parent * glm::normalize(side));
   bend.reach_ps = glm::normalize(to_parent * axis);
-  bend.range_deg = is_leg ? 45.f : 60.f;
+  bend.range_deg = 45.f;
   bend.valid = std::isfinite(bend.bend_ps.x + bend.bend_ps.y + bend.bend_ps.z) &&
                std::isfinite(bend.reach_ps.x + bend.reach_ps.y + bend.reach_ps.z);
   return bend;
@@ -111,7 +109,8 @@ NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
 
 SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotation_ms,
                           const glm::vec3& hip_ms, const glm::vec3& knee_ms,
-                          const glm::vec3& target_ms, float limb_length, float range_deg) {
+                          const glm::vec3& target_ms, float limb_length, float range_deg,
+                          const glm::vec3* current_end_ms) {
   SwivelChoice choice;
   const glm::vec3 to_target = target_ms - hip_ms;
   if (!bend.valid || !(glm::length(to_target) > 1e-6f * limb_length)) return choice;
@@ -130,7 +129,15 @@ SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotat
   if (side_length > 1e-6f * limb_length) {
     choice.reference_deg = SignedAngleDeg(natural, side / side_length, axis);
   }
-  const float weight = std::clamp(side_length / (kReferenceFade * limb_length), 0.f, 1.f);
+  float weight = std::clamp(side_length / (kReferenceFade * limb_length), 0.f, 1.f);
+  if (current_end_ms != nullptr) {
+    const glm::vec3 own = *current_end_ms - hip_ms;
+    const float own_length = glm::length(own);
+    const float bent = own_length > 1e-6f * limb_length
+                           ? glm::length(PerpendicularPart(knee_ms - hip_ms, own / own_length))
+                           : 0.f;
+    weight = std::min(weight, std::clamp(bent / (kReferenceFade * limb_length), 0.f, 1.f));
+  }
   choice.clamped = std::abs(choice.reference_deg) > choice.range_deg;
   choice.swivel_deg = weight * FoldIntoRange(choice.reference_deg, choice.range_deg);
   choice.natural_ms = natural;

@@ -82,6 +82,7 @@ PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
   for (anim::Limb limb : anim::kLimbs) {
     target(limb).available = chain(limb).valid();
     target(limb).pinned = IsLeg(limb);
+    target(limb).options.level_end = IsLeg(limb);  // a lifted foot lands flat
   }
   body_bone_ = FindBodyBone(model);
   const anim::Bounds bounds = anim::ComputeBounds(model, rest_);
