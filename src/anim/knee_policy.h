@@ -8,13 +8,13 @@
 // A leg's natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot
 // line by 2% of the limb or more, on the toes' side of it), else the foot's direction (knees
 // track the toes, so feet that turn out give knees that turn out as much), else the facing.
-// An arm's is that of an arm hanging relaxed (down, a little forward) with the elbow
-// back and a little out, whatever the rig's rest: a T-pose or A-pose arm is not the arm's
-// natural rest, and a forward reach then drops the elbow under the arm, not out to the side. It is
+// An arm's is that of an arm hanging relaxed (down, a little forward) with the elbow back and
+// a little out, whatever the rig's rest: a T-pose or A-pose arm is not the arm's natural rest,
+// and a forward reach then drops the elbow under the arm, not out to the side. The bend is
 // kept in the frame of the hip's (shoulder's) parent bone, so it turns with the body, and is
-// carried to the current hip-target axis by the swing that takes the rest hip-foot direction there:
-// lifting a foot forward to hip height turns the natural knee direction from forward to up, as a
-// leg's does.
+// carried to the current hip-target axis by the swing that takes the rest hip-foot direction
+// (an arm: the hanging direction) there: lifting a foot forward to hip height turns the
+// natural knee direction from forward to up, as a leg's does.
 //
 // Swivel: the angle about the hip-target axis from the natural direction to the knee. The
 // default range is +-45 deg for legs (the hip's internal and external rotation, about 40-50 deg
