@@ -56,9 +56,10 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
     const glm::mat3 parent_rotation = glm::mat3_cast(RotationMs(pose, hip_parent));
     const glm::vec3 hip_ms = PositionMs(pose, chain.upper);
     const float limb = chain.upper_length + chain.lower_length;
+    const glm::vec3 end_now_ms = EndPositionMs(chain, pose);
     result.swivel =
         ChooseSwivel(chain.natural, parent_rotation, hip_ms, PositionMs(pose, chain.lower),
-                     target_ms, limb, options.swivel_range_deg);
+                     target_ms, limb, options.swivel_range_deg, &end_now_ms);
     if (result.swivel.valid) {
       job.options.use_pole = true;
       job.options.pole_ms = NaturalPoleMs(result.swivel, hip_ms, target_ms, limb);
@@ -67,6 +68,19 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
   }
   job.end_rotation = options.end_rotation;
   job.target_rotation_ms = options.target_rotation_ms;
+  if (options.level_end && options.end_rotation == ik::EndRotation::kFollow) {
+    // Where follow would turn the end, then only that turn's part about the vertical.
+    ik::TwoBoneOutput follow;
+    if (job.Run(&follow, nullptr)) {
+      const glm::quat end_before_ms = RotationMs(pose, chain.end);
+      const glm::quat end_follow_ms = RotationMs(pose, hip_parent) * follow.hip_rotation_ls *
+                                      follow.knee_rotation_ls * job.foot_ls.rotation;
+      const ik::SwingTwist yaw = ik::DecomposeSwingTwist(
+          end_follow_ms * glm::conjugate(end_before_ms), glm::vec3(0.f, 1.f, 0.f));
+      job.end_rotation = ik::EndRotation::kTarget;
+      job.target_rotation_ms = glm::normalize(yaw.twist * end_before_ms);
+    }
+  }
 
   if (!job.Run(&result.output, &result.report)) {
     result.error = "chain '" + chain.name + "' (" + ChainText(skeleton, chain) +
@@ -85,12 +99,12 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
     // Place the detached end bone on c' and turn it as the end rotation says.
     const glm::mat4& knee_after = pose.models_ms[chain.lower];
     glm::mat4 end_after = end_before;
-    if (options.end_rotation == ik::EndRotation::kFollow) {
+    if (job.end_rotation == ik::EndRotation::kFollow) {
       end_after = knee_after * glm::inverse(knee_before) * end_before;
-    } else if (options.end_rotation == ik::EndRotation::kTarget) {
+    } else if (job.end_rotation == ik::EndRotation::kTarget) {
       const Transform old_end = Decompose(end_before);
       Transform t = old_end;
-      t.rotation = glm::normalize(options.target_rotation_ms);
+      t.rotation = glm::normalize(job.target_rotation_ms);
       end_after = ToMatrix(t);
     }
     end_after[3] = knee_after * glm::vec4(chain.end_offset_ls, 1.f);

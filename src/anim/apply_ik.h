@@ -33,6 +33,10 @@ struct ChainSolveOptions {
   ik::TwoBoneOptions solver;     // pole, limits, soften, weight (defaults: the seed)
   ik::EndRotation end_rotation = ik::EndRotation::kFollow;
   glm::quat target_rotation_ms{1.f, 0.f, 0.f, 0.f};  // for EndRotation::kTarget
+  // With kFollow: the end keeps its pitch and roll in model space from the pose it is solved
+  // on and takes only the limb's turn about the vertical, so a lifted foot lands flat (the
+  // posing session's default for legs). False: the seed's follow.
+  bool level_end = false;
 
   bool operator==(const ChainSolveOptions&) const = default;
 };

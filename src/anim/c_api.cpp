@@ -199,8 +199,9 @@ int ikpose_solve_limb_natural(const ikpose_natural_bend* bend, const float paren
   natural.range_deg = bend->range_deg;
   natural.from_rest = bend->from_rest != 0;
   const float limb = glm::length(in.knee_ms - in.hip_ms) + glm::length(in.foot_ms - in.knee_ms);
-  const ikpose::anim::SwivelChoice choice = ikpose::anim::ChooseSwivel(
-      natural, parent_rotation_ms, in.hip_ms, in.knee_ms, in.target_ms, limb, swivel_range_deg);
+  const ikpose::anim::SwivelChoice choice =
+      ikpose::anim::ChooseSwivel(natural, parent_rotation_ms, in.hip_ms, in.knee_ms, in.target_ms,
+                                 limb, swivel_range_deg, &in.foot_ms);
   if (!choice.valid) return IKPOSE_ERROR_TARGET_ON_HIP;  // validated above; kept for safety
   in.options.use_pole = true;
   in.options.pole_ms = ikpose::anim::NaturalPoleMs(choice, in.hip_ms, in.target_ms, limb);

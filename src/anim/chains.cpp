@@ -576,15 +576,39 @@ ChainSet DetectChains(const Skeleton& skeleton, const Pose& rest) {
     if (!set[limb].valid() && !near_miss[static_cast<int>(limb)].empty()) {
       set.notes.push_back(near_miss[static_cast<int>(limb)]);
     }
+  }
+  SetNaturalBends(skeleton, rest, set);
+  return set;
+}
+
+void SetNaturalBends(const Skeleton& skeleton, const Pose& rest, ChainSet& set) {
+  const auto usable = [&](int bone) {
+    return skeleton.IsJoint(bone) || skeleton.JointCount() == 0;
+  };
+  for (Limb limb : kLimbs) {
     LimbChain& c = set[limb];
     if (!c.valid()) continue;
+    const bool is_leg = limb == Limb::kLeftLeg || limb == Limb::kRightLeg;
+    const glm::vec3 end_ms = EndPositionMs(c, rest);
+    // The foot's direction: to its child furthest along the facing (the toe).
+    glm::vec3 toe_dir(0.f);
+    if (is_leg) {
+      float best = 0.f;
+      for (int child : skeleton.Children(c.end)) {
+        if (!usable(child)) continue;
+        const glm::vec3 d = PositionMs(rest, child) - end_ms;
+        const float ahead = glm::dot(Horizontal(d), set.forward_ms);
+        if (ahead > best) {
+          best = ahead;
+          toe_dir = d;
+        }
+      }
+    }
     const glm::mat3 parent_rotation =
         glm::mat3_cast(RotationMs(rest, skeleton.parents[static_cast<std::size_t>(c.upper)]));
-    c.natural = RestNaturalBend(PositionMs(rest, c.upper), PositionMs(rest, c.lower),
-                                EndPositionMs(c, rest), parent_rotation,
-                                limb == Limb::kLeftLeg || limb == Limb::kRightLeg, set.forward_ms);
+    c.natural = RestNaturalBend(PositionMs(rest, c.upper), PositionMs(rest, c.lower), end_ms,
+                                parent_rotation, is_leg, set.forward_ms, toe_dir);
   }
-  return set;
 }
 
 bool ResolveChain(const Skeleton& skeleton, const Pose& rest, const ChainSet& chains,

@@ -69,6 +69,10 @@ struct ChainSet {
 // `rest` is the rest pose of `skeleton` (RestPose).
 ChainSet DetectChains(const Skeleton& skeleton, const Pose& rest);
 
+// Each detected limb's natural bend (knee_policy.h) from `rest` and `set.forward_ms`; called by
+// DetectChains, and again once the torso's facing is known (DetectRig).
+void SetNaturalBends(const Skeleton& skeleton, const Pose& rest, ChainSet& set);
+
 // Where the chain's three points are in `pose`: the upper and lower joints, and the end point
 // (the end joint, or `end_offset_ls` carried by the lower joint for a detached end).
 glm::vec3 EndPositionMs(const LimbChain& chain, const Pose& pose);

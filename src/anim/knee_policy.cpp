@@ -13,6 +13,10 @@ namespace {
 
 constexpr float kRestBendFraction = 0.02f;  // rest knee this far off the line: a bend
 constexpr float kReferenceFade = 0.05f;     // current knee nearer the axis: its side fades
+// The hanging arm the elbow's natural bend starts from: down, tilted forward (relaxed arms hang
+// slightly in front of the body); the elbow points back, a little out.
+constexpr float kArmHangForward = 0.35f;  // about 20 degrees
+constexpr float kElbowOutward = 0.1f;     // about 6 degrees
 
 glm::vec3 PerpendicularPart(const glm::vec3& v, const glm::vec3& unit_axis) {
   return v - glm::dot(v, unit_axis) * unit_axis;
@@ -59,24 +63,45 @@ bool ParsePolicy(std::string_view text, KneePolicy* policy) {
 
 NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
                             const glm::vec3& foot_ms, const glm::mat3& parent_rotation_ms,
-                            bool is_leg, const glm::vec3& forward_ms) {
+                            bool is_leg, const glm::vec3& forward_ms, const glm::vec3& toe_dir_ms) {
   NaturalBend bend;
   const glm::vec3 reach = foot_ms - hip_ms;
   const float limb = glm::length(knee_ms - hip_ms) + glm::length(foot_ms - knee_ms);
   if (!(glm::length(reach) > 1e-6f * limb) || !(limb > 0.f)) return bend;
-  const glm::vec3 axis = glm::normalize(reach);
   const glm::vec3 up(0.f, 1.f, 0.f);
-  glm::vec3 facing = PerpendicularPart(is_leg ? forward_ms : -forward_ms - 0.3f * up, axis);
-  if (!(glm::length(facing) > 1e-6f)) facing = ik::AnyPerpendicular(axis);
-  glm::vec3 side = PerpendicularPart(knee_ms - hip_ms, axis);
-  // A rest knee behind the leg (an elbow in front of a T-pose arm) is the rig's noise, not a
-  // bend: taken as natural it would bend against the joint (elbows into the chest).
-  bend.from_rest = glm::length(side) >= kRestBendFraction * limb && glm::dot(side, facing) > 0.f;
-  if (!bend.from_rest) side = facing;
   const glm::mat3 to_parent = glm::transpose(parent_rotation_ms);  // rotation: inverse
+  glm::vec3 forward_h = forward_ms - glm::dot(forward_ms, up) * up;
+  forward_h = glm::length(forward_h) > 1e-6f ? glm::normalize(forward_h) : glm::vec3(0, 0, 1);
+  glm::vec3 axis = glm::normalize(reach);
+  glm::vec3 side;
+  if (is_leg) {
+    // Knees track the toes: the foot's own direction, else the facing.
+    glm::vec3 toward = forward_h;
+    glm::vec3 toe_h = toe_dir_ms - glm::dot(toe_dir_ms, up) * up;
+    if (glm::length(toe_h) > 1e-6f && glm::dot(toe_h, forward_h) > 0.f) {
+      toward = glm::normalize(toe_h);
+    }
+    glm::vec3 facing = PerpendicularPart(toward, axis);
+    if (!(glm::length(facing) > 1e-6f)) facing = ik::AnyPerpendicular(axis);
+    side = PerpendicularPart(knee_ms - hip_ms, axis);
+    // A rest knee behind the leg is the rig's noise, not a bend: taken as natural it would
+    // bend against the joint.
+    bend.from_rest = glm::length(side) >= kRestBendFraction * limb && glm::dot(side, facing) > 0.f;
+    if (!bend.from_rest) side = facing;
+  } else {
+    // An arm's natural rest is hanging at the side, a little forward, whatever the rig's rest
+    // (a T-pose arm bent from its level rest would put the elbow out, a chicken wing); from
+    // there the elbow points back and a little out. Carried to a forward reach at chest height
+    // this puts the elbow under the arm.
+    glm::vec3 outward = PerpendicularPart(reach - glm::dot(reach, up) * up, forward_h);
+    outward = glm::length(outward) > 1e-6f ? glm::normalize(outward) : glm::vec3(0.f);
+    axis = glm::normalize(-up + kArmHangForward * forward_h);
+    side = PerpendicularPart(-forward_h + kElbowOutward * outward, axis);
+    bend.from_rest = false;
+  }
   bend.bend_ps = glm::normalize(to_parent * glm::normalize(side));
   bend.reach_ps = glm::normalize(to_parent * axis);
-  bend.range_deg = is_leg ? 45.f : 60.f;
+  bend.range_deg = 45.f;
   bend.valid = std::isfinite(bend.bend_ps.x + bend.bend_ps.y + bend.bend_ps.z) &&
                std::isfinite(bend.reach_ps.x + bend.reach_ps.y + bend.reach_ps.z);
   return bend;
@@ -84,7 +109,8 @@ NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
 
 SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotation_ms,
                           const glm::vec3& hip_ms, const glm::vec3& knee_ms,
-                          const glm::vec3& target_ms, float limb_length, float range_deg) {
+                          const glm::vec3& target_ms, float limb_length, float range_deg,
+                          const glm::vec3* current_end_ms) {
   SwivelChoice choice;
   const glm::vec3 to_target = target_ms - hip_ms;
   if (!bend.valid || !(glm::length(to_target) > 1e-6f * limb_length)) return choice;
@@ -103,7 +129,15 @@ SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotat
   if (side_length > 1e-6f * limb_length) {
     choice.reference_deg = SignedAngleDeg(natural, side / side_length, axis);
   }
-  const float weight = std::clamp(side_length / (kReferenceFade * limb_length), 0.f, 1.f);
+  float weight = std::clamp(side_length / (kReferenceFade * limb_length), 0.f, 1.f);
+  if (current_end_ms != nullptr) {
+    const glm::vec3 own = *current_end_ms - hip_ms;
+    const float own_length = glm::length(own);
+    const float bent = own_length > 1e-6f * limb_length
+                           ? glm::length(PerpendicularPart(knee_ms - hip_ms, own / own_length))
+                           : 0.f;
+    weight = std::min(weight, std::clamp(bent / (kReferenceFade * limb_length), 0.f, 1.f));
+  }
   choice.clamped = std::abs(choice.reference_deg) > choice.range_deg;
   choice.swivel_deg = weight * FoldIntoRange(choice.reference_deg, choice.range_deg);
   choice.natural_ms = natural;

@@ -5,17 +5,22 @@
 // limbs) takes the current knee's swivel about the hip-target axis but keeps it within a range
 // around the rig's natural bend, so a knee never bends against the joint.
 //
-// The natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot line
-// by 2% of the limb or more, on the facing's side of it), else the facing: knees forward,
-// elbows back and a little down. It is kept in the frame of the hip's (shoulder's) parent bone,
-// so it turns with the body, and is carried to the current hip-target axis by the swing that
-// takes the rest hip-foot direction there: lifting a foot forward to hip height turns the
+// A leg's natural bend is the rest pose's own bend (when the rest knee sits off the hip-foot
+// line by 2% of the limb or more, on the toes' side of it), else the foot's direction (knees
+// track the toes, so feet that turn out give knees that turn out as much), else the facing.
+// An arm's is that of an arm hanging relaxed (down, a little forward) with the elbow back and
+// a little out, whatever the rig's rest: a T-pose or A-pose arm is not the arm's natural rest,
+// and a forward reach then drops the elbow under the arm, not out to the side. The bend is
+// kept in the frame of the hip's (shoulder's) parent bone, so it turns with the body, and is
+// carried to the current hip-target axis by the swing that takes the rest hip-foot direction
+// (an arm: the hanging direction) there: lifting a foot forward to hip height turns the
 // natural knee direction from forward to up, as a leg's does.
 //
 // Swivel: the angle about the hip-target axis from the natural direction to the knee. The
 // default range is +-45 deg for legs (the hip's internal and external rotation, about 40-50 deg
-// each way in adults, is what swings a knee off the foot's plane) and +-60 deg for arms (the
-// shoulder rotates further, and elbows drop or lift with it). Within the range, with the
+// each way in adults, is what swings a knee off the foot's plane) and +-45 deg for arms too (the
+// shoulder rotates further, but a reach whose elbow swings more than that from its natural
+// direction, down and back, looks like a chicken wing). Within the range, with the
 // current knee at least 5% of the limb off the hip-target axis, the knee keeps the current
 // knee's swivel exactly as the seed would; beyond the range it holds at the range and
 // folds back to the natural direction as the current knee comes to point straight against it
@@ -51,10 +56,12 @@ struct NaturalBend {
 };
 
 // From the rest positions of hip, knee and foot (model space), the rotation of the hip's parent
-// at rest, and the character's forward direction.
+// at rest, the character's forward direction and, for a leg, the foot's direction (foot to
+// toe; zero when there is no toe).
 NaturalBend RestNaturalBend(const glm::vec3& hip_ms, const glm::vec3& knee_ms,
                             const glm::vec3& foot_ms, const glm::mat3& parent_rotation_ms,
-                            bool is_leg, const glm::vec3& forward_ms);
+                            bool is_leg, const glm::vec3& forward_ms,
+                            const glm::vec3& toe_dir_ms = glm::vec3(0.f));
 
 struct SwivelChoice {
   bool valid = false;
@@ -68,9 +75,13 @@ struct SwivelChoice {
 
 // The natural policy's knee direction for the current hip, knee and target (model space) and
 // the hip's parent's current rotation. `range_deg` <= 0 takes the bend's default.
+// `current_end_ms`, when given, is the current end (foot, hand): a current limb that is
+// straight (its knee within 5% of the limb of its own hip-end line, as a T-pose arm's elbow
+// is) has no side of its own, so its swivel fades to the natural direction as well.
 SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotation_ms,
                           const glm::vec3& hip_ms, const glm::vec3& knee_ms,
-                          const glm::vec3& target_ms, float limb_length, float range_deg);
+                          const glm::vec3& target_ms, float limb_length, float range_deg,
+                          const glm::vec3* current_end_ms = nullptr);
 
 // The pole that makes the solver put the knee in `choice.knee_dir_ms`: off the middle of the
 // hip-target segment by one limb length, far enough from the axis that rounding cannot turn it.

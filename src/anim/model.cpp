@@ -53,6 +53,13 @@ void DetectRig(Model& model) {
   const Pose rest = RestPose(model.skeleton);
   model.chains = DetectChains(model.skeleton, rest);
   model.humanoid = MapHumanoid(model.skeleton, rest, model.chains);
+  // The whole torso says where the character faces (the legs alone are fooled by a stance or
+  // by feet that turn out); the natural bends follow it.
+  if (model.humanoid.facing_valid) {
+    model.chains.forward_ms = model.humanoid.facing_ms;
+    SetNaturalBends(model.skeleton, rest, model.chains);
+  }
+  model.ranges = BuildJointRanges(model.skeleton, rest, model.chains, model.humanoid);
 }
 
 }  // namespace ikpose::anim

@@ -31,6 +31,7 @@
 #include "anim/chains.h"
 #include "anim/clip.h"
 #include "anim/humanoid.h"
+#include "anim/joint_ranges.h"
 #include "anim/skeleton.h"
 
 namespace ikpose::anim {
@@ -118,6 +119,7 @@ struct Model {
   std::vector<Clip> clips;
   ChainSet chains;                    // limbs detected on the rest pose
   HumanoidMap humanoid;               // pelvis, spine, head... found around the chains
+  JointRanges ranges;                 // each mapped bone's natural range about its rest
   std::vector<std::string> warnings;  // from loading and the rig checks, one line each
   bool has_file_skin = false;         // false: a static model (every mesh rigid)
   std::string units;                  // "m" for glTF; "" when the file does not say
@@ -127,7 +129,8 @@ struct Model {
 // file does not say, so a caller shows plain "units" rather than a guess.
 float MetersPerUnit(const Model& model);
 
-// Detects the limb chains and the humanoid map on the rest pose (what the loader does).
+// Detects the limb chains, the humanoid map and the joint ranges on the rest pose (what the
+// loader does).
 void DetectRig(Model& model);
 
 // Index of the clip called `name`, -1 if none. An unnamed clip also answers to "0", "1"...

@@ -84,6 +84,7 @@ PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const Rig
   for (anim::Limb limb : anim::kLimbs) {
     target(limb).available = chain(limb).valid();
     target(limb).pinned = IsLeg(limb);
+    target(limb).options.level_end = IsLeg(limb);  // a lifted foot lands flat
   }
   body_bone_ = FindBodyBone(model);
   mirror_map_ = facts_->mirror_map;

@@ -44,10 +44,11 @@ float Unit(const Json& j, const std::string& field) {
   return v;
 }
 
-LimbSetting ParseLimb(const Json& j, const std::string& field) {
+LimbSetting ParseLimb(const Json& j, const std::string& field, bool leg) {
   if (!j.is_object()) throw FieldError{field + " must be an object"};
   LimbSetting limb;
   limb.present = true;
+  limb.options.level_end = leg;  // the session's default: a lifted foot lands flat
   bool policy_given = false;
   for (const auto& [key, value] : j.items()) {
     const std::string f = field + "." + key;
@@ -76,12 +77,13 @@ LimbSetting ParseLimb(const Json& j, const std::string& field) {
       o.weight = Unit(value, f);
     } else if (key == "end_rotation") {
       const std::string mode = value.is_string() ? value.get<std::string>() : "";
-      if (mode == "follow") {
+      limb.options.level_end = mode == "level";
+      if (mode == "follow" || mode == "level") {
         limb.options.end_rotation = ik::EndRotation::kFollow;
       } else if (mode == "keep_model") {
         limb.options.end_rotation = ik::EndRotation::kKeepModel;
       } else {
-        throw FieldError{f + " must be \"follow\" or \"keep_model\""};
+        throw FieldError{f + " must be \"level\", \"follow\" or \"keep_model\""};
       }
     } else if (key == "from_rest") {
       limb.from_rest = Bool(value, f);
@@ -242,7 +244,8 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
           bool known = false;
           for (anim::Limb l : anim::kLimbs) {
             if (name == anim::LimbName(l)) {
-              s.limbs[static_cast<int>(l)] = ParseLimb(limb, "limbs." + name);
+              s.limbs[static_cast<int>(l)] = ParseLimb(
+                  limb, "limbs." + name, l == anim::Limb::kLeftLeg || l == anim::Limb::kRightLeg);
               known = true;
             }
           }
@@ -294,8 +297,9 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
         {"weight", o.weight},
         {"from_rest", limb.from_rest},
         {"policy", o.use_pole ? "pole" : anim::PolicyName(limb.options.policy)},
-        {"end_rotation",
-         limb.options.end_rotation == ik::EndRotation::kKeepModel ? "keep_model" : "follow"}};
+        {"end_rotation", limb.options.end_rotation == ik::EndRotation::kKeepModel ? "keep_model"
+                         : limb.options.level_end                                 ? "level"
+                                                                                  : "follow"}};
     if (limb.target_ms) out["target"] = ToJson(*limb.target_ms);
     if (o.use_pole) out["pole"] = ToJson(o.pole_ms);
     if (limb.options.swivel_range_deg > 0.0f) out["swivel_deg"] = limb.options.swivel_range_deg;

@@ -202,9 +202,15 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
     }
     placed |= ImGui::SliderFloat("soften", &o.soften, 0.0f, 1.0f, "%.2f");
     placed |= ImGui::SliderFloat("weight", &o.weight, 0.0f, 1.0f, "%.2f");
-    int end_rotation = static_cast<int>(target.options.end_rotation);
-    placed |= ImGui::Combo("end rotation", &end_rotation, "follow\0keep model rotation\0");
-    target.options.end_rotation = static_cast<ik::EndRotation>(end_rotation);
+    // level: the sole keeps its pitch and roll (a foot's default), follow: it turns with the
+    // shin, keep: its whole model rotation.
+    int end_rotation = target.options.end_rotation == ik::EndRotation::kKeepModel ? 2
+                       : target.options.level_end                                 ? 0
+                                                                                  : 1;
+    placed |= ImGui::Combo("end rotation", &end_rotation, "level\0follow\0keep model rotation\0");
+    target.options.level_end = end_rotation == 0;
+    target.options.end_rotation =
+        end_rotation == 2 ? ik::EndRotation::kKeepModel : ik::EndRotation::kFollow;
     placed |= ImGui::Checkbox("solve from rest pose", &target.from_rest);
     ImGui::Checkbox("pinned", &target.pinned);
     if (ImGui::IsItemHovered()) {

@@ -127,3 +127,32 @@ TEST(HumanoidMap, NoLegsNoPelvisNoArmsNoChest) {
 
 }  // namespace
 }  // namespace ikpose::anim
+
+namespace ikpose::anim {
+namespace {
+
+// A loaded stance rig's `forward` (what inspect prints and the knee policy faces) is the whole
+// torso's, and its knees' natural bend tracks its turned feet rather than the hips' facing.
+TEST(HumanoidMap, AStanceRigsForwardIsTheTorsosFacing) {
+  Model m;
+  m.skeleton = MakeHumanoid(test::UnrealNames());
+  const glm::vec3 up(0.f, 1.f, 0.f);
+  m.skeleton.rest_ls[m.skeleton.Find("pelvis")].rotation = glm::angleAxis(glm::radians(40.f), up);
+  m.skeleton.rest_ls[m.skeleton.Find("spine_01")].rotation =
+      glm::angleAxis(glm::radians(-50.f), up);
+  DetectRig(m);
+  const glm::vec3 hips = glm::angleAxis(glm::radians(40.f), up) * glm::vec3(0.f, 0.f, 1.f);
+  const glm::vec3 chest = glm::angleAxis(glm::radians(-10.f), up) * glm::vec3(0.f, 0.f, 1.f);
+  EXPECT_LT(AngleDeg(m.chains.forward_ms, hips + chest), 1.f);
+  // The legs hang from the turned pelvis, toes and all: the knees track them.
+  for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    const NaturalBend& bend = m.chains[leg].natural;
+    ASSERT_TRUE(bend.valid);
+    const glm::vec3 knee_ms =
+        glm::mat3_cast(RotationMs(RestPose(m.skeleton), m.skeleton.Find("pelvis"))) * bend.bend_ps;
+    EXPECT_LT(AngleDeg(glm::vec3(knee_ms.x, 0.f, knee_ms.z), hips), 2.f);
+  }
+}
+
+}  // namespace
+}  // namespace ikpose::anim

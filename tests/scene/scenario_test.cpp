@@ -80,11 +80,44 @@ TEST(Scenario, MalformedJsonSaysWhereAndLoadsNothing) {
   EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
 }
 
+// A leg's end rotation is "level" unless the file says otherwise; "follow" and "keep_model"
+// stay options, and each reads back as it was written.
+TEST(Scenario, LegsLandFlatUnlessTheFileSaysFollow) {
+  const auto parse = [](const std::string& text) {
+    Scenario s;
+    std::string error;
+    EXPECT_TRUE(ParseScenario(text, "s.json", &s, &error)) << error;
+    return s;
+  };
+  Scenario s = parse(R"({"limbs": {"left_leg": {}, "left_arm": {}}})");
+  EXPECT_TRUE(s.limbs[static_cast<int>(anim::Limb::kLeftLeg)].options.level_end);
+  EXPECT_FALSE(s.limbs[static_cast<int>(anim::Limb::kLeftArm)].options.level_end);
+  s = parse(R"({"limbs": {"left_leg": {"end_rotation": "follow"},
+                          "right_leg": {"end_rotation": "keep_model"},
+                          "left_arm": {"end_rotation": "level"}}})");
+  const anim::ChainSolveOptions& follow = s.limbs[static_cast<int>(anim::Limb::kLeftLeg)].options;
+  EXPECT_FALSE(follow.level_end);
+  EXPECT_EQ(follow.end_rotation, ik::EndRotation::kFollow);
+  EXPECT_EQ(s.limbs[static_cast<int>(anim::Limb::kRightLeg)].options.end_rotation,
+            ik::EndRotation::kKeepModel);
+  EXPECT_TRUE(s.limbs[static_cast<int>(anim::Limb::kLeftArm)].options.level_end);
+  const std::string path = TempFile("level.json");
+  std::string error;
+  ASSERT_TRUE(SaveScenario(path, s, &error)) << error;
+  Scenario back;
+  ASSERT_TRUE(LoadScenario(path, &back, &error)) << error;
+  for (anim::Limb l : anim::kLimbs) {
+    EXPECT_EQ(back.limbs[static_cast<int>(l)].options, s.limbs[static_cast<int>(l)].options)
+        << anim::LimbName(l);
+  }
+}
+
 TEST(Scenario, RejectsBadFieldsByName) {
   const std::pair<const char*, const char*> cases[] = {
       {R"({"limbs": {"left_leg": {"target": [1, "a", 2]}}})", "limbs.left_leg.target[1]"},
       {R"({"limbs": {"left_tail": {}}})", "unknown limb 'left_tail'"},
       {R"({"limbs": {"left_leg": {"soften": 1.5}}})", "limbs.left_leg.soften"},
+      {R"({"limbs": {"left_leg": {"end_rotation": "flat"}}})", "\"level\", \"follow\""},
       {R"({"limbs": {"left_leg": {"limits": {"min_deg": 90, "max_deg": 10}}}})", "limits"},
       {R"({"ladder": {"rung_spacing": 0}})", "ladder"},
       {R"({"time": 1e999})", "out of range"},

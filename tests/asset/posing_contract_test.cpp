@@ -1,0 +1,252 @@
+// The whole-body posing contract, checked through the posing session that pose, render, export
+// and the viewer share, with no options: forward is the torso's facing; a step-up puts the knee
+// over the toes and lands the lifted foot flat; a forward reach drops the elbow under the arm;
+// a crouch keeps both knees over their toes and apart. On the bundled character, the shared
+// characters (skipped when absent) and rigs built here to trap each rule: T-pose and A-pose
+// arms, feet turned out, a fighting-stance rest and centimetre units.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "anim/test_rigs.h"
+#include "asset/load_model.h"
+#include "model_checks.h"
+#include "scene/posing_session.h"
+
+namespace ikpose::asset {
+namespace {
+
+namespace fs = std::filesystem;
+using anim::Limb;
+using anim::Side;
+
+constexpr glm::vec3 kUp{0.f, 1.f, 0.f};
+
+// The contract's limits, degrees.
+constexpr float kForwardDeg = 15.f;
+constexpr float kKneeOverToesDeg = 30.f;
+constexpr float kFootPitchDeg = 8.f;
+constexpr float kElbowDownDeg = 60.f;
+
+float AngleDeg(const glm::vec3& a, const glm::vec3& b) {
+  return glm::degrees(
+      std::acos(glm::clamp(glm::dot(glm::normalize(a), glm::normalize(b)), -1.f, 1.f)));
+}
+
+glm::vec3 Horizontal(glm::vec3 v) {
+  v.y = 0.f;
+  return v;
+}
+
+glm::vec3 Across(const glm::vec3& v, const glm::vec3& axis) {
+  const glm::vec3 a = glm::normalize(axis);
+  return v - glm::dot(v, a) * a;
+}
+
+float Length(const anim::LimbChain& c) {
+  return c.upper_length + c.lower_length;
+}
+
+bool IsLeftLimb(Limb limb) {
+  return limb == Limb::kLeftArm || limb == Limb::kLeftLeg;
+}
+
+// The torso's facing, measured here: the mean of the hips' and the shoulders' facings, each
+// perpendicular to the line from the right joint to the left one (left = up x forward).
+glm::vec3 TorsoFacing(const anim::Model& m, const anim::Pose& rest) {
+  const auto facing = [&](Limb left, Limb right) {
+    const glm::vec3 across = Horizontal(anim::PositionMs(rest, m.chains[left].upper) -
+                                        anim::PositionMs(rest, m.chains[right].upper));
+    return glm::normalize(glm::cross(across, kUp));
+  };
+  return glm::normalize(facing(Limb::kLeftLeg, Limb::kRightLeg) +
+                        facing(Limb::kLeftArm, Limb::kRightArm));
+}
+
+// Where the toes point (horizontal) in `pose`: foot to toe, else the facing turned as the foot.
+glm::vec3 ToeDirection(const scene::PosingSession& s, Limb leg, const anim::Pose& pose) {
+  const anim::Model& m = s.model();
+  const int toe = m.humanoid.toe(IsLeftLimb(leg) ? Side::kLeft : Side::kRight);
+  const int foot = m.chains[leg].end;
+  if (toe >= 0) return Horizontal(anim::PositionMs(pose, toe) - anim::PositionMs(pose, foot));
+  const glm::quat turn =
+      anim::RotationMs(pose, foot) * glm::conjugate(anim::RotationMs(s.rest_pose(), foot));
+  return Horizontal(turn * s.chains().forward_ms);
+}
+
+// The foot's pitch: how far its forward direction (foot to toe) rises above level, degrees.
+float FootPitchDeg(const scene::PosingSession& s, Limb leg, const anim::Pose& pose) {
+  const anim::Model& m = s.model();
+  const int toe = m.humanoid.toe(IsLeftLimb(leg) ? Side::kLeft : Side::kRight);
+  const int foot = m.chains[leg].end;
+  glm::vec3 d;
+  if (toe >= 0) {
+    d = anim::PositionMs(pose, toe) - anim::PositionMs(pose, foot);
+  } else {
+    d = anim::RotationMs(pose, foot) * glm::conjugate(anim::RotationMs(s.rest_pose(), foot)) *
+        s.chains().forward_ms;
+  }
+  return glm::degrees(std::asin(glm::clamp(glm::normalize(d).y, -1.f, 1.f)));
+}
+
+// How far (degrees) the knee is from over the toes, seen along the hip-foot line: the angle
+// between the knee's side of that line and the toes' side of it.
+float KneeOffToesDeg(const scene::PosingSession& s, Limb leg) {
+  const anim::ChainSolveResult& r = s.result(leg);
+  const glm::vec3 axis = r.end_ms - r.hip_ms;
+  return AngleDeg(Across(r.knee_ms - r.hip_ms, axis), Across(ToeDirection(s, leg, s.pose()), axis));
+}
+
+struct Rig {
+  std::string name;
+  std::function<anim::Model()> make;  // null model skeleton: skipped
+};
+
+// Hand-built traps, on the test humanoid (facing +Z, T-pose arms).
+anim::Model Built(const std::function<void(anim::Skeleton&)>& edit) {
+  anim::Model m;
+  m.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames());
+  edit(m.skeleton);
+  anim::DetectRig(m);
+  return m;
+}
+
+void Turn(anim::Skeleton& s, const char* bone, float deg, const glm::vec3& axis) {
+  anim::Transform& t = s.rest_ls[static_cast<std::size_t>(s.Find(bone))];
+  t.rotation = glm::angleAxis(glm::radians(deg), axis) * t.rotation;
+}
+
+// Straight legs (no rest bend), so only the feet say where the knees go.
+void StraightLegs(anim::Skeleton& s) {
+  for (const char* shin : {"calf_l", "calf_r"}) s.rest_ls[s.Find(shin)].translation.z = 0.f;
+  for (const char* foot : {"foot_l", "foot_r"}) s.rest_ls[s.Find(foot)].translation.z = 0.f;
+}
+
+anim::Model Loaded(const char* file) {
+  const fs::path path = file == nullptr                   ? test::DefaultCharacter()
+                        : test::SharedModelsDir().empty() ? fs::path()
+                                                          : test::SharedModelsDir() / file;
+  if (path.empty() || !fs::exists(path)) return {};
+  return LoadModel(path);
+}
+
+std::vector<Rig> Rigs() {
+  const glm::vec3 z(0.f, 0.f, 1.f);
+  return {
+      {"bundled", [] { return Loaded(nullptr); }},
+      {"human_male", [] { return Loaded("Mesh2MotionHumanMale/human-male.glb"); }},
+      {"male_base_mesh", [] { return Loaded("MaleBaseMesh/male_base_mesh.glb"); }},
+      {"robot", [] { return Loaded("QuaterniusRobot/robot.glb"); }},
+      {"cesium_man", [] { return Loaded("CesiumMan/CesiumMan.glb"); }},
+      {"rigged_figure", [] { return Loaded("RiggedFigure/RiggedFigure.glb"); }},
+      {"t_pose", [] { return Built([](anim::Skeleton&) {}); }},
+      {"a_pose",
+       [z] {
+         return Built([z](anim::Skeleton& s) {
+           Turn(s, "upperarm_l", -45.f, z);
+           Turn(s, "upperarm_r", 45.f, z);
+         });
+       }},
+      {"feet_out_30",
+       [] {
+         return Built([](anim::Skeleton& s) {
+           StraightLegs(s);
+           Turn(s, "foot_l", 30.f, kUp);  // toes toward +X, the left
+           Turn(s, "foot_r", -30.f, kUp);
+         });
+       }},
+      {"stance",
+       [] {
+         return Built([](anim::Skeleton& s) {
+           Turn(s, "pelvis", 40.f, kUp);
+           Turn(s, "spine_01", -50.f, kUp);
+         });
+       }},
+      {"centimetres",
+       [] { return Built([](anim::Skeleton& s) { s.rest_ls[0].scale = glm::vec3(100.f); }); }},
+  };
+}
+
+class PosingContract : public ::testing::TestWithParam<Rig> {
+ protected:
+  void SetUp() override {
+    model_ = GetParam().make();
+    if (model_.skeleton.size() == 0) {
+      GTEST_SKIP() << GetParam().name << " is absent (shared characters beside the checkout)";
+    }
+    for (Limb limb : anim::kLimbs) ASSERT_TRUE(model_.chains[limb].valid());
+  }
+  anim::Model model_;
+};
+
+TEST_P(PosingContract, ForwardIsTheTorsosFacing) {
+  const anim::Pose rest = anim::RestPose(model_.skeleton);
+  EXPECT_LT(AngleDeg(model_.chains.forward_ms, TorsoFacing(model_, rest)), kForwardDeg);
+}
+
+TEST_P(PosingContract, StepUpKneeOverTheToesFootFlat) {
+  for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    SCOPED_TRACE(anim::LimbName(leg));
+    scene::PosingSession s(model_);
+    const float length = Length(s.chain(leg));
+    const glm::vec3 forward = TorsoFacing(model_, s.rest_pose());
+    s.target(leg).target_ms = s.resting_target(leg) + length * (0.45f * kUp + 0.4f * forward);
+    s.target(leg).given = true;
+    s.Evaluate();
+    const anim::ChainSolveResult& r = s.result(leg);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_LT(r.error_ms, 1e-3f * length);
+    EXPECT_LT(KneeOffToesDeg(s, leg), kKneeOverToesDeg);
+    EXPECT_NEAR(FootPitchDeg(s, leg, s.pose()), FootPitchDeg(s, leg, s.rest_pose()), kFootPitchDeg);
+  }
+}
+
+TEST_P(PosingContract, ForwardReachElbowDown) {
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    SCOPED_TRACE(anim::LimbName(arm));
+    scene::PosingSession s(model_);
+    const float length = Length(s.chain(arm));
+    const glm::vec3 forward = TorsoFacing(model_, s.rest_pose());
+    const glm::vec3 shoulder = anim::PositionMs(s.rest_pose(), s.chain(arm).upper);
+    s.target(arm).target_ms = shoulder + length * (0.8f * forward - 0.15f * kUp);
+    s.target(arm).given = true;
+    s.Evaluate();
+    const anim::ChainSolveResult& r = s.result(arm);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_LT(r.error_ms, 1e-3f * length);
+    // Seen along the shoulder-hand line, the elbow hangs below it.
+    const glm::vec3 axis = r.end_ms - r.hip_ms;
+    EXPECT_LT(AngleDeg(Across(r.knee_ms - r.hip_ms, axis), Across(-kUp, axis)), kElbowDownDeg);
+  }
+}
+
+TEST_P(PosingContract, CrouchKneesOverTheToesAndApart) {
+  scene::PosingSession s(model_);
+  const float leg = Length(s.chain(Limb::kLeftLeg));
+  s.body.offset_ms = glm::vec3(0.f, -0.3f * leg, 0.f);
+  s.Evaluate();
+  for (Limb l : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    SCOPED_TRACE(anim::LimbName(l));
+    ASSERT_TRUE(s.result(l).ok) << s.result(l).error;
+    EXPECT_LT(KneeOffToesDeg(s, l), kKneeOverToesDeg);
+  }
+  // Apart: the knees at least as far apart, side to side, as half the hips are.
+  const glm::vec3 forward = TorsoFacing(model_, s.rest_pose());
+  const glm::vec3 left = glm::normalize(glm::cross(kUp, forward));
+  const float hips =
+      glm::dot(s.result(Limb::kLeftLeg).hip_ms - s.result(Limb::kRightLeg).hip_ms, left);
+  const float knees =
+      glm::dot(s.result(Limb::kLeftLeg).knee_ms - s.result(Limb::kRightLeg).knee_ms, left);
+  EXPECT_GT(knees, 0.5f * hips);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rigs, PosingContract, ::testing::ValuesIn(Rigs()),
+                         [](const ::testing::TestParamInfo<Rig>& rig) { return rig.param.name; });
+
+}  // namespace
+}  // namespace ikpose::asset
