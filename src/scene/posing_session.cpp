@@ -86,6 +86,8 @@ PosingSession::PosingSession(const anim::Model& model) : model_(&model) {
   body_bone_ = FindBodyBone(model);
   const anim::Bounds bounds = anim::ComputeBounds(model, rest_);
   const float floor_y = bounds.empty() ? 0.0f : bounds.min.y;
+  floor_y_ = floor_y;
+  height_ = bounds.empty() ? 1.0f : std::max(bounds.max.y - bounds.min.y, 1e-6f);
   mirror_map_ = anim::BuildMirrorMap(model.skeleton, rest_, model.chains,
                                      bounds.empty() ? 1.0f : bounds.max.y - bounds.min.y);
   for (anim::Limb limb : anim::kLimbs) {
@@ -221,6 +223,7 @@ void PosingSession::Evaluate() {
     }
   }
   ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
+  PlanGroundContact(before_body_ms);
   pose_ = base_;
   ScrollLadder();
   const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
@@ -235,9 +238,14 @@ void PosingSession::Evaluate() {
     if (!t.given) {
       resting =
           holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), base_);
+      const FootContact& on = ground_.feet[static_cast<int>(limb)];
+      if (on.contact) resting = on.ankle_target_ms;  // it stands on the ground
       t.target_ms = resting;
     }
-    if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
+    if (ground_.feet[static_cast<int>(limb)].contact && t.enabled) {
+      const FootContact& on = ground_.feet[static_cast<int>(limb)];
+      result = SolveToGoal(limb, t, EndGoal{on.ankle_target_ms, on.rotation_ms}, 1.0f);
+    } else if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
       result = SolveOnRung(limb, t);
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
@@ -256,6 +264,7 @@ void PosingSession::Evaluate() {
     }
   }
   anim::MirrorPose(model_->skeleton, rest_, mirror_map_, mirror, pose_);
+  MeasureGroundContact();
 }
 
 bool PosingSession::Mirrored(anim::Limb limb) const {
