@@ -64,8 +64,13 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     const std::optional<RayHit> hit =
         GroundBelow(world.get(), floor, floor_y_, from, hip_y - ankle.y + 2.0f * reach, &prop);
     if (!hit || hit->normal_ms.y <= 0.0f) continue;
-    const float lift = glm::dot(ankle - hit->point_ms, hit->normal_ms) - foot.rest_ankle_height;
-    if (lift > kPlantedLift * scale) continue;  // in the air: a step, a jump
+    // A placed target is placed against the world: within the band above the surface, or
+    // below it. A foot nobody placed stands wherever the surface under it is, up or down,
+    // unless its clip lifts it off the floor (a step, a jump).
+    const float lift =
+        placed(limb) ? glm::dot(ankle - hit->point_ms, hit->normal_ms) - foot.rest_ankle_height
+                     : ankle.y - floor_y_ - foot.rest_ankle_height;
+    if (lift > kPlantedLift * scale) continue;
     foot.contact = true;
     foot.prop = prop;
     foot.hit_ms = hit->point_ms;
