@@ -126,12 +126,24 @@ void PosingSession::MeasureGroundContact() {
   }
   const anim::Skeleton& skeleton = model_->skeleton;
   const float shortest = 0.01f * height_;
+  // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
+  // fingers of a gripping hand are left out (its wrist and forearm are not).
+  std::vector<int> gripping;
+  for (anim::Limb limb : {anim::Limb::kLeftArm, anim::Limb::kRightArm}) {
+    const LimbTarget& t = target(limb);
+    const bool follows = ladder_follows_clip && !t.given;
+    if (t.available && ladder_shown && t.grip && (t.rung >= 0 || follows))
+      gripping.push_back(chain(limb).end);
+  }
   const bool has_joints = skeleton.JointCount() > 0;
   for (int bone = 0; bone < skeleton.size(); ++bone) {
     const int parent = skeleton.parents[static_cast<std::size_t>(bone)];
-    // Body parts only: a root's link to the pelvis (or a mesh node) is no bone of the body.
-    if (parent < 0 || skeleton.parents[static_cast<std::size_t>(parent)] < 0) continue;
+    // Body parts only: from the pelvis down its tree (a root's link to the pelvis is none).
+    if (parent < 0 || (body_bone_ >= 0 && !skeleton.IsAncestorOrSelf(body_bone_, parent))) continue;
     if (has_joints && (!skeleton.IsJoint(parent) || !skeleton.IsJoint(bone))) continue;
+    if (std::any_of(gripping.begin(), gripping.end(),
+                    [&](int hand) { return skeleton.IsAncestorOrSelf(hand, parent); }))
+      continue;
     const glm::vec3 a = anim::PositionMs(pose_, parent);
     const glm::vec3 b = anim::PositionMs(pose_, bone);
     if (glm::length(b - a) < shortest) continue;
