@@ -69,7 +69,10 @@ bool LoadWorld(const scene::Scenario* scenario, const std::vector<scene::PropPla
     props.push_back(std::move(prop));
   }
   std::shared_ptr<const scene::World> built = scene::World::Build(std::move(props), error);
-  if (!built) return false;
+  if (!built) {
+    *error = "prop " + *error;
+    return false;
+  }
   *world = std::move(built);
   return true;
 }
