@@ -307,6 +307,36 @@ TEST(GroundContact, PlacedFootTargetBelowASurfaceStandsOnIt) {
               0.0f, 1e-3f);
 }
 
+// Under a playing clip: the bundled walk (in place) over stairs of 17 cm steps; in every frame
+// each foot the clip plants stands on the step under it, ankle and toe at their rest heights.
+TEST(GroundContact, WalkOverStairsKeepsEachPlantedFootOnItsStep) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  Shapes s;
+  for (int k = 0; k < 4; ++k) {  // as tools/make_props writes stairs.glb
+    AppendBox(glm::vec3(-0.45f, 0.0f, 0.28f * static_cast<float>(k)),
+              glm::vec3(0.45f, 0.17f * static_cast<float>(k + 1), 1.12f), &s.v, &s.n, &s.i);
+  }
+  PosingRequest request;
+  request.world = MakeWorld({MakeProp("stairs", std::move(s), glm::vec3(0.0f, 0.0f, -0.2f))});
+  request.clip = "walk";
+  std::string error;
+  auto session = BuildSession(c.model, request, &error);
+  ASSERT_TRUE(session) << error;
+  const float duration = c.model.clips[static_cast<std::size_t>(session->playback.clip)].duration;
+  int on_a_step = 0;
+  for (float t = 0.0f; t < duration; t += duration / 24.0f) {
+    session->playback.time = t;
+    session->Evaluate();
+    for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      const FootContact& f = session->ground_report().feet[static_cast<std::size_t>(leg)];
+      if (!f.contact) continue;
+      EXPECT_LE(f.height_error, 0.005f) << "t " << t << " " << anim::LimbName(leg);
+      on_a_step += f.prop == 0 && f.hit_ms.y > 0.1f ? 1 : 0;
+    }
+  }
+  EXPECT_GT(on_a_step, 0) << "some planted foot is on a step above the first";
+}
+
 TEST(Penetrations, AKneeThroughARungIsListedWithItsDepth) {
   const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
   PosingRequest request;
