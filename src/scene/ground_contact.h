@@ -4,18 +4,18 @@
 // on the floor, and a placed foot target within kPlantedLift above a surface or below one, stand
 // on the surface under it (higher or lower than the floor), found by a ray cast straight down from
 // the hip's height at the ankle: the ankle at the hit plus the rest pose's ankle height along the
-// surface's normal, the foot turned from its pose so its sole lies on the surface (at most
-// kMaxSoleTiltDeg: the ankle's range), so that the ankle and the first toe joint sit at their rest
-// heights along the normal. When a foot must go lower than its leg reaches, the pelvis drops, never
-// to less than kMinPelvisLift of a leg above the ground under it. After the solve the heights
-// reached are measured. Penetrations: every bone (joint to each child joint) is cast against the
-// props and the solid ladder; a stretch of bone inside a closed surface is listed with its depth.
-// Why: ozz-animation's foot-IK sample and the engines' foot placement do the same per frame;
-// here it is exact, reported, and the same on the command line as in the window.
-// Limits: the floor is the plane y = floor_y (the rest pose's lowest point). One hit per foot
-// (under the ankle): a toe hanging over an edge is not caught. Inside/outside comes from the
-// triangles' winding (counter-clockwise seen from outside), so an open or inverted prop gives
-// no penetrations.
+// surface's normal, the foot flat as at rest, heading where its pose turns it about the vertical,
+// tilted so its sole lies on the surface (at most kMaxSoleTiltDeg: the ankle's range), so that the
+// ankle and the first toe joint sit at their rest heights along the normal. When a foot must go
+// lower than its leg reaches, the pelvis drops, never to less than kMinPelvisLift of a leg above
+// the ground under it. After the solve the heights reached are measured. Penetrations: every bone
+// (joint to each child joint) is cast against the props and the solid ladder; a stretch of bone
+// inside a closed surface is listed with its depth. Why: ozz-animation's foot-IK sample and the
+// engines' foot placement do the same per frame; here it is exact, reported, and the same on the
+// command line as in the window. Limits: the floor is the plane y = floor_y (the rest pose's lowest
+// point). One hit per foot (under the ankle): a toe hanging over an edge is not caught.
+// Inside/outside comes from the triangles' winding (counter-clockwise seen from outside), so an
+// open or inverted prop gives no penetrations.
 #pragma once
 
 #include <array>

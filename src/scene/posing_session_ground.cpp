@@ -77,8 +77,13 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     foot.normal_ms = hit->normal_ms;
     const glm::quat tilt =
         SoleTilt(hit->normal_ms, kMaxSoleTiltDeg, &foot.tilt_deg, &foot.tilt_clamped);
-    // The foot as the clip (or rest) turns it, laid onto the surface.
-    foot.rotation_ms = glm::normalize(tilt * anim::RotationMs(base_, c.end));
+    // Flat as at rest, heading where the pose (clip) turns it about the vertical, laid onto the
+    // surface: a planted foot's sole on the ground, not the clip's heel or toe roll.
+    const glm::quat rest_ms = anim::RotationMs(rest_, c.end);
+    const glm::quat delta = anim::RotationMs(base_, c.end) * glm::inverse(rest_ms);
+    glm::quat heading(delta.w, 0.0f, delta.y, 0.0f);
+    heading = glm::length(heading) > 1e-6f ? glm::normalize(heading) : glm::quat(1, 0, 0, 0);
+    foot.rotation_ms = glm::normalize(tilt * heading * rest_ms);
     foot.ankle_target_ms = hit->point_ms + hit->normal_ms * foot.rest_ankle_height;
     const glm::vec3 hip = anim::PositionMs(base_, c.upper);
     drop = std::max(drop, HipDropToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
