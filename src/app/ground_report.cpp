@@ -33,6 +33,7 @@ void AddWorldReport(const scene::PosingSession& session, asset::Json& report) {
     for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
       const scene::FootContact& f = ground.feet[static_cast<std::size_t>(limb)];
       asset::Json foot = {{"contact", f.contact}};
+      if (f.lifted > 0.0f) foot["lifted"] = asset::Clean(f.lifted);
       if (f.contact) {
         foot["surface"] = f.prop < 0 ? std::string("floor") : PropName(session, f.prop);
         foot["hit_ms"] = asset::ToJson(f.hit_ms);

@@ -49,6 +49,11 @@ struct FootContact {
   float ankle_height = 0.0f, toe_height = 0.0f;
   float rest_ankle_height = 0.0f, rest_toe_height = 0.0f;
   float height_error = 0.0f;  // the larger of the ankle's and the toe's misses
+  // A foot nobody placed that its clip lifts (a step): raised by how far the surface under it
+  // is above the floor, so it swings over a stair as it swings over the floor.
+  float lifted = 0.0f;
+
+  bool moves() const { return contact || lifted > 0.0f; }
 };
 
 struct Penetration {

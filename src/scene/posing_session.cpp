@@ -239,10 +239,10 @@ void PosingSession::Evaluate() {
       resting =
           holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), base_);
       const FootContact& on = ground_.feet[static_cast<int>(limb)];
-      if (on.contact) resting = on.ankle_target_ms;  // it stands on the ground
+      if (on.moves()) resting = on.ankle_target_ms;  // it stands on (steps over) the ground
       t.target_ms = resting;
     }
-    if (ground_.feet[static_cast<int>(limb)].contact && t.enabled) {
+    if (ground_.feet[static_cast<int>(limb)].moves() && t.enabled) {
       const FootContact& on = ground_.feet[static_cast<int>(limb)];
       result = SolveToGoal(limb, t, EndGoal{on.ankle_target_ms, on.rotation_ms}, 1.0f);
     } else if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {

@@ -70,7 +70,17 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     const float lift =
         placed(limb) ? glm::dot(ankle - hit->point_ms, hit->normal_ms) - foot.rest_ankle_height
                      : ankle.y - floor_y_ - foot.rest_ankle_height;
-    if (lift > kPlantedLift * scale) continue;
+    if (lift > kPlantedLift * scale) {
+      // In the air: over a surface above the floor, the swing is raised by its height.
+      const float raise = hit->point_ms.y - floor_y_;
+      if (!placed(limb) && raise > 1e-4f * height_) {
+        foot.lifted = raise;
+        foot.prop = prop;
+        foot.ankle_target_ms = ankle + glm::vec3(0.0f, raise, 0.0f);
+        foot.rotation_ms = anim::RotationMs(base_, c.end);
+      }
+      continue;
+    }
     foot.contact = true;
     foot.prop = prop;
     foot.hit_ms = hit->point_ms;
