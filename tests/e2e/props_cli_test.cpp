@@ -76,6 +76,22 @@ TEST(PropsCli, GroundOffLeavesTheFeetWhereTheyAre) {
   EXPECT_EQ(short_prop.err.find('\n'), short_prop.err.size() - 1) << short_prop.err;
 }
 
+// trace and export take the same props: each frame of the walk over the stairs stands its
+// planted feet on the steps, and the export writes the posed character.
+TEST(PropsCli, TraceAndExportTakeProps) {
+  const std::string dir = MakeTempDir();
+  const std::string stairs = (kProps / "stairs.glb").string() + "@0,0,-0.2";
+  const ProgramResult traced = RunIkpose({"trace", "--clip", "walk", "--fps", "10", "--prop",
+                                          stairs, "--out", dir + "/t.jsonl", "--json"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_GT(json::parse(traced.out)["frames"].get<int>(), 5);
+  const ProgramResult exported = RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop",
+                                            stairs, "--out", dir + "/posed.glb"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_TRUE(fs::is_regular_file(dir + "/posed.glb"));
+  fs::remove_all(dir);
+}
+
 TEST(PropsCli, HostilePropsAreOneErrorLine) {
   const std::string dir = MakeTempDir();
   ExpectOneErrorLine(RunIkpose({"pose", "--prop", dir + "/missing.glb@0,0,0"}), "missing.glb");
