@@ -88,7 +88,23 @@ TEST(PropsCli, TraceAndExportTakeProps) {
   const ProgramResult exported = RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop",
                                             stairs, "--out", dir + "/posed.glb"});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
-  EXPECT_TRUE(fs::is_regular_file(dir + "/posed.glb"));
+  const ProgramResult flat =
+      RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--out", dir + "/flat.glb"});
+  ASSERT_EQ(flat.exit_code, 0) << flat.err;
+  EXPECT_NE(fs::file_size(dir + "/posed.glb"), 0u);
+  std::ifstream a(dir + "/posed.glb", std::ios::binary), b(dir + "/flat.glb", std::ios::binary);
+  const std::string on_stairs((std::istreambuf_iterator<char>(a)), {});
+  const std::string on_floor((std::istreambuf_iterator<char>(b)), {});
+  EXPECT_NE(on_stairs, on_floor) << "the foot on the step moves the pose";
+  // Each traced frame is the pose at its time: the same frame with and without the stairs
+  // differs too.
+  const ProgramResult plain = RunIkpose(
+      {"trace", "--clip", "walk", "--fps", "10", "--out", dir + "/plain.jsonl", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  std::ifstream ta(dir + "/t.jsonl"), tb(dir + "/plain.jsonl");
+  const std::string with_stairs((std::istreambuf_iterator<char>(ta)), {});
+  const std::string without((std::istreambuf_iterator<char>(tb)), {});
+  EXPECT_NE(with_stairs, without);
   fs::remove_all(dir);
 }
 
