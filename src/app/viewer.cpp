@@ -217,7 +217,10 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     const std::string path = event.drop.file;
     SDL_free(event.drop.file);
     std::string error;
-    if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
+    if ((SDL_GetModState() & KMOD_SHIFT) != 0) {  // Shift: a prop in front of the character
+      state.panel.status =
+          AddProp(state, path, &error) ? "added prop " + path : "could not add " + error;
+    } else if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
       state.panel.status = "could not open " + path + ": " + error;  // the current model stays
     }
   } else {

@@ -1,8 +1,11 @@
 #include "app/viewer_props.h"
 
+#include <cmath>
+
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "app/paths.h"
+#include "app/prop_option.h"
 #include "app/viewer_state.h"
 #include "scene/solid_shapes.h"
 
@@ -18,6 +21,29 @@ std::vector<glm::mat4> PlacedModels(const anim::Model& model, const glm::mat4& p
 }
 
 }  // namespace
+
+bool AddProp(ViewerState& state, const std::string& path, std::string* error) {
+  scene::PosingSession& session = *state.loaded.session;
+  const glm::vec3 forward = session.chains().forward_ms;
+  scene::PropPlacement placed;
+  placed.file = path;
+  // A third of the character's height in front of it, on the floor, facing it.
+  placed.position_ms = state.loaded.center_ms + 0.33f * state.loaded.height * forward;
+  placed.position_ms.y = session.floor_y();
+  placed.yaw_deg = glm::degrees(std::atan2(forward.x, forward.z)) + 180.0f;
+  std::vector<scene::Prop> props =
+      session.world ? session.world->props() : std::vector<scene::Prop>{};
+  std::shared_ptr<const scene::World> added;
+  if (!LoadWorld(nullptr, {placed}, &added, error)) return false;
+  props.push_back(added->props().front());
+  std::shared_ptr<const scene::World> world = scene::World::Build(std::move(props), error);
+  if (!world) return false;
+  session.world = std::move(world);
+  session.ground = true;
+  session.Evaluate();
+  state.history.Commit(session, "add prop");
+  return true;
+}
 
 bool SyncProps(ViewerState& state, std::string* error) {
   PropRenderers& r = state.prop_renderers;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -27,6 +28,11 @@ struct PropRenderers {
   std::unique_ptr<render::ModelRenderer> ladder;
   scene::Ladder ladder_shape;  // what ladder_model was made from (base ignored)
 };
+
+// Places the prop file `path` on the floor in front of the character, turned to face it (a file
+// dropped on the window with Shift held): one undo step "add prop". False with *error (the
+// scene keeps its props) when the file cannot be a prop.
+bool AddProp(ViewerState& state, const std::string& path, std::string* error);
 
 // Uploads what changed since the last frame; false with *error when a shader cannot be built.
 bool SyncProps(ViewerState& state, std::string* error);
