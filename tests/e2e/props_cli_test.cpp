@@ -108,6 +108,29 @@ TEST(PropsCli, TraceAndExportTakeProps) {
   fs::remove_all(dir);
 }
 
+// The bundled ladder scene puts the left shin through a rung: listed in the report and warned
+// about; a ladder whose rungs are a metre apart is out of the character's reach: warned about.
+TEST(PropsCli, ShinThroughARungAndALadderOutOfReachAreWarnedAbout) {
+  const ProgramResult r =
+      RunIkpose({"pose", "--scene",
+                 (fs::path(IKPOSE_SOURCE_DIR) / "assets/scenes/ladder.json").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json list = json::parse(r.out)["penetrations"];
+  ASSERT_EQ(list.size(), 1u) << list.dump() << " (the gripping hands' fingers are left out)";
+  EXPECT_EQ(list[0]["bone"], "calf_l");
+  EXPECT_EQ(list[0]["prop"], "ladder");
+  EXPECT_GT(list[0]["depth"].get<double>(), 0.0);
+  EXPECT_NE(r.err.find("ikpose: warning: bone calf_l -> foot_l is "), std::string::npos) << r.err;
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/far.json") << R"({"ladder": {"enabled": true, "rung_spacing": 1.0}})";
+  const ProgramResult far = RunIkpose({"pose", "--scene", dir + "/far.json"});
+  ASSERT_EQ(far.exit_code, 0) << far.err;
+  EXPECT_NE(far.err.find("ikpose: warning: the ladder's rungs are out of the character's reach"),
+            std::string::npos)
+      << far.err;
+  fs::remove_all(dir);
+}
+
 TEST(PropsCli, HostilePropsAreOneErrorLine) {
   const std::string dir = MakeTempDir();
   ExpectOneErrorLine(RunIkpose({"pose", "--prop", dir + "/missing.glb@0,0,0"}), "missing.glb");
