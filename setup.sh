@@ -10,6 +10,7 @@ cd "$(dirname "$0")"
 packages=(
   build-essential cmake pkg-config ccache git
   libglm-dev libsdl2-dev libimgui-dev libassimp-dev libstb-dev nlohmann-json3-dev libcli11-dev libasio-dev
+  libembree-dev
   libgtest-dev libgmock-dev libbenchmark-dev python3-glad
   libgl-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libx11-dev
   xvfb xauth xdotool imagemagick assimp-utils assimp-testmodels

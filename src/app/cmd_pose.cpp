@@ -6,6 +6,7 @@
 #include "anim/atomic_file.h"
 #include "anim/file_paths.h"
 #include "app/error_line.h"
+#include "app/ground_report.h"
 #include "app/paths.h"
 #include "app/pose_plan.h"
 #include "app/pose_report.h"
@@ -93,6 +94,7 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   if (const std::string warning = MirrorWarning(*session); !warning.empty()) {
     PrintWarning(err, warning);
   }
+  for (const std::string& warning : WorldWarnings(*session)) PrintWarning(err, warning);
   asset::Json report = SessionReport(*session);
   if (!options.out.empty()) {
     asset::Json saved;

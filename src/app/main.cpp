@@ -78,6 +78,11 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "left-to-right|right-to-left|flip: mirror the solved pose across the "
                       "character's own left/right plane (an asymmetric rest is mirrored anyway, "
                       "with a warning); off overrides a scenario's");
+  command->add_option("--prop", request->props,
+                      "FILE@x,y,z[,yaw_deg]: a static mesh placed in model space (glTF, OBJ, "
+                      "FBX...); feet stand on it");
+  command->add_option("--ground", request->ground,
+                      "on|off: feet stand on the floor and the props (on when there are props)");
 }
 
 // --trace and --frame: a trace file on the timeline (view and render).
@@ -233,6 +238,9 @@ int Run(int argc, char** argv) {
                        "until a later line moves it (no interpolation)")
           ->check(kFileName);
   trace_cmd->add_option("--clip", trace.request.clip, "clip to play under the targets");
+  trace_cmd->add_option("--prop", trace.request.props,
+                        "FILE@x,y,z[,yaw_deg]: a static mesh the feet stand on");
+  trace_cmd->add_option("--ground", trace.request.ground, "on|off: feet on the floor and props");
   trace_cmd->add_option("--from", trace.from,
                         "first time, seconds (default: the first target's, else 0)");
   trace_cmd->add_option("--to", trace.to,

@@ -6,6 +6,7 @@
 
 #include "app/chain_point.h"
 #include "app/paths.h"
+#include "app/prop_option.h"
 
 namespace ikpose::app {
 
@@ -71,6 +72,19 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
     }
     r.time = static_cast<float>(*request.time);
   }
+  std::vector<scene::PropPlacement> props;
+  for (const std::string& text : request.props) {
+    scene::PropPlacement prop;
+    if (!ParsePropOption(text, &prop, &error->what)) return false;
+    props.push_back(prop);
+  }
+  if (request.ground) {
+    if (*request.ground != "on" && *request.ground != "off") {
+      error->what = "--ground must be on or off, got '" + *request.ground + "'";
+      return false;
+    }
+    r.ground = *request.ground == "on";
+  }
   if (!request.scene.empty()) {
     scene::Scenario scenario;
     if (!scene::LoadScenario(request.scene.string(), &scenario, &error->what)) {
@@ -81,6 +95,11 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
     r.scenario = std::move(scenario);
   }
   if (!scene::CheckRequest(r, &error->what)) return false;
+  // The props are read before the model too: a broken prop is one error line, exit 1.
+  if (!LoadWorld(r.scenario ? &*r.scenario : nullptr, props, &r.world, &error->what)) {
+    error->exit_code = 1;
+    return false;
+  }
   *plan = std::move(out);
   *error = {};
   return true;

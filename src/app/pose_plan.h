@@ -1,7 +1,7 @@
 // From a command line to a posing request: what view, render, pose and export share.
 //
 // What: `PoseRequest` is the command line's words (--scene, --target, --pole, --policy, --clip,
-// --time, --mirror);
+// --time, --mirror, --prop, --ground);
 // `PlanPose` parses them, reads the scenario file and checks what can be checked before the
 // (slow) model load, giving a scene::PosingRequest that scene::BuildSession turns into a pose.
 // Why: one command line and one set of errors for every command that poses a model, and one
@@ -26,6 +26,8 @@ struct PoseRequest {
   std::optional<std::string> clip;    // --clip NAME
   std::optional<double> time;         // --time T, seconds (needs a clip)
   std::optional<std::string> mirror;  // --mirror left-to-right|right-to-left|flip
+  std::vector<std::string> props;     // "FILE@x,y,z[,yaw_deg]", one per --prop
+  std::optional<std::string> ground;  // --ground on|off
 };
 
 struct PosePlan {

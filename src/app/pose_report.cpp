@@ -1,5 +1,7 @@
 #include "app/pose_report.h"
 
+#include "app/ground_report.h"
+
 #include <sstream>
 
 namespace ikpose::app {
@@ -91,6 +93,7 @@ asset::Json SessionReport(const scene::PosingSession& session) {
                         {"first_rung_height", ladder.first_rung_height},
                         {"follows_clip", session.ladder_follows_clip}};
   }
+  AddWorldReport(session, report);
   return report;
 }
 

@@ -15,6 +15,7 @@
 #include "app/viewer_state.h"
 #include "render/png_file.h"
 #include "scene/bone_rings.h"
+#include "scene/ground_draw.h"
 #include "scene/overlays.h"
 
 namespace ikpose::app {
@@ -84,6 +85,7 @@ void DrawCornerView(ViewerState& state, int width, int height) {
   state.painter.BeginInset(r.x, r.y, r.width, r.height);
   state.painter.DrawLines(state.grid_lines, view_proj, false);
   state.loaded.renderer->Draw(view_proj, KeyLight(camera));
+  DrawProps(state, view_proj, KeyLight(camera));
   state.painter.DrawLines(state.overlay_lines, view_proj, true);
   state.painter.EndInset();
 }
@@ -305,6 +307,9 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     std::string error;
     if (IsImageFile(path)) {
       LoadReference(state, path);  // a picture to pose against, not a model
+    } else if ((SDL_GetModState() & KMOD_SHIFT) != 0) {  // Shift: a prop before the character
+      state.panel.status =
+          AddProp(state, path, &error) ? "added prop " + path : "could not add " + error;
     } else if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
       state.panel.status = "could not open " + path + ": " + error;  // the current model stays
     }
@@ -362,9 +367,9 @@ void Frame(ViewerState& state, float seconds) {
     scene::DrawOverlays(session, state.panel.overlays, state.loaded.height, state.overlay_lines);
     DrawTimelineOverlays(state, state.overlay_lines);
     DrawAxisLock(state, state.overlay_lines);
-  } else if (session.ladder_enabled) {
-    session.shown_ladder().Draw(state.grid_lines);  // a prop, drawn even without overlays
   }
+  scene::DrawGroundContacts(session, state.loaded.height, state.overlay_lines);
+  if (std::string error; !SyncProps(state, &error)) state.panel.status = error;
 
   // Rendering. The window's first frame goes straight to the screen without multisampling
   // (see FramePainter::Begin); screenshots always use the multisampled target.
@@ -384,6 +389,7 @@ void Frame(ViewerState& state, float seconds) {
   state.painter.DrawLines(state.grid_lines, view_proj, false);
   state.loaded.renderer->SetHighlight(state.mouse == MouseMode::kNone ? state.hover_bone : -1);
   state.loaded.renderer->Draw(view_proj, KeyLight(state.camera));
+  DrawProps(state, view_proj, KeyLight(state.camera));
   state.painter.DrawLines(state.overlay_lines, view_proj, true);
   if (state.panel.corner_view) DrawCornerView(state, width, height);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());

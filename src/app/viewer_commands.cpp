@@ -7,6 +7,7 @@
 
 #include "anim/file_paths.h"
 #include "app/paths.h"
+#include "app/prop_option.h"
 #include "app/viewer_state.h"
 #include "asset/export_gltf.h"
 #include "scene/scenario.h"
@@ -57,7 +58,10 @@ bool SaveScene(ViewerState& state) {
   const std::string path = ScenePath(state);
   const std::filesystem::path model = anim::RelativeToFolderOf(state.loaded.path, path);
   std::string error;
-  const scene::Scenario scenario = scene::CaptureScenario(*state.loaded.session, model.string());
+  scene::Scenario scenario = scene::CaptureScenario(*state.loaded.session, model.string());
+  for (scene::PropPlacement& prop : scenario.props) {
+    prop.file = anim::RelativeToFolderOf(prop.file, path).string();
+  }
   if (!scene::SaveScenario(path, scenario, &error)) {
     state.panel.status = error;
     return false;
@@ -73,7 +77,8 @@ bool LoadSceneFrom(ViewerState& state, const std::string& path) {
   scene::PosingRequest request;
   request.scenario.emplace();
   std::string error;
-  if (!scene::LoadScenario(path, &*request.scenario, &error)) {
+  if (!scene::LoadScenario(path, &*request.scenario, &error) ||
+      !LoadWorld(&*request.scenario, {}, &request.world, &error)) {
     state.panel.status = error;
     return false;
   }

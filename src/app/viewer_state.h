@@ -19,6 +19,7 @@
 #include "app/target_drag.h"
 #include "app/viewer.h"
 #include "app/viewer_link.h"
+#include "app/viewer_props.h"
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
@@ -106,7 +107,8 @@ struct ViewerState {
   anim::DebugDraw grid_lines;  // recorded each frame, kept to reuse their storage
   anim::DebugDraw overlay_lines;
   LoadedModel loaded;
-  scene::UndoHistory history;  // of the loaded model's session; a new model starts a new one
+  PropRenderers prop_renderers;  // viewer_props.cpp: the props and solid ladder on screen
+  scene::UndoHistory history;    // of the loaded model's session; a new model starts a new one
   OrbitCamera camera;
   ui::PanelState panel;
   ViewerTimeline timeline;  // viewer_trace.cpp

@@ -41,7 +41,6 @@ void DrawOverlays(const PosingSession& session, const OverlayOptions& options, f
   if (options.selected_bone >= 0 && options.selected_bone < skeleton.size()) {
     draw.Axes(pose.models_ms[static_cast<std::size_t>(options.selected_bone)], handle * 3.0f);
   }
-  if (options.ladder && session.ladder_enabled) session.shown_ladder().Draw(draw);
   if (options.targets && session.body_bone() >= 0) {  // the body handle at the pelvis
     const glm::vec4 body_color(0.85f, 0.45f, 0.95f, 1.0f);
     draw.Sphere(session.BodyPositionMs(), handle * 2.0f, body_color);

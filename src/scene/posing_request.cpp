@@ -196,6 +196,13 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
                              0.5f * (bounds.min.z + bounds.max.z));
     session->ladder = LadderFor(bounds.max.y - bounds.min.y, floor_ms, model.chains.forward_ms);
   }
+  // The world: props and floor; feet stand on them when there are props, unless told.
+  session->world = request.world;
+  const std::optional<Scenario>& scenario = request.scenario;
+  session->floor = !scenario || scenario->floor.value_or(true);
+  const bool has_props = request.world && !request.world->props().empty();
+  session->ground =
+      request.ground.value_or(scenario && scenario->ground ? *scenario->ground : has_props);
   if (!StartPose(request, *session, error)) return nullptr;
   session->ResetTargets();
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;

@@ -4,7 +4,8 @@
 // What: a `PosingRequest` holds a scenario file's contents, the command line's targets and
 // poles, a clip and time, and a start pose (a saved pose file's); `BuildSession` applies them
 // to a new session over a model in one documented order:
-//   0. a ladder sized to the character, in front of it;
+//   0. a ladder sized to the character, in front of it; the props, the floor and whether the
+//      feet stand on them (ground contact, done in every Evaluate before the limbs solve);
 //   1. the start pose, then the clip (the command line's --clip over the scenario's; --time
 //      alone moves the scenario's clip);
 //   2. every limb target back on its hand or foot;
@@ -48,6 +49,10 @@ struct PosingRequest {
   std::optional<float> time;                   // seconds; needs a clip (here or in the scenario)
   std::vector<anim::Transform> start_pose_ls;  // a saved pose; empty for the rest pose
   std::optional<anim::MirrorMode> mirror;      // overrides the scenario's
+  // The props, loaded (the scenario's and --prop's, placed; app::PlanPose loads them), and
+  // --ground on|off over the scenario's "ground".
+  std::shared_ptr<const World> world;
+  std::optional<bool> ground;
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;

@@ -87,6 +87,11 @@ PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const Rig
     target(limb).options.level_end = IsLeg(limb);  // a lifted foot lands flat
   }
   body_bone_ = FindBodyBone(model);
+  {
+    const anim::Bounds& bounds = facts_->rest_bounds;
+    floor_y_ = bounds.empty() ? 0.0f : bounds.min.y;
+    height_ = bounds.empty() ? 1.0f : std::max(bounds.max.y - bounds.min.y, 1e-6f);
+  }
   mirror_map_ = facts_->mirror_map;
   hands_ = facts_->hands;
   feet_ = facts_->feet;
@@ -214,6 +219,7 @@ void PosingSession::Evaluate() {
     }
   }
   ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
+  PlanGroundContact(before_body_ms);
   pose_ = base_;
   ScrollLadder();
   const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
@@ -228,9 +234,14 @@ void PosingSession::Evaluate() {
     if (!t.given) {
       resting =
           holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), base_);
+      const FootContact& on = ground_.feet[static_cast<int>(limb)];
+      if (on.moves()) resting = on.ankle_target_ms;  // it stands on (steps over) the ground
       t.target_ms = resting;
     }
-    if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
+    if (ground_.feet[static_cast<int>(limb)].moves() && t.enabled) {
+      const FootContact& on = ground_.feet[static_cast<int>(limb)];
+      result = SolveToGoal(limb, t, EndGoal{on.ankle_target_ms, on.rotation_ms}, 1.0f);
+    } else if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
       result = SolveOnRung(limb, t);
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
@@ -249,6 +260,7 @@ void PosingSession::Evaluate() {
     }
   }
   anim::MirrorPose(model_->skeleton, rest_, mirror_map_, mirror, pose_);
+  MeasureGroundContact();
 }
 
 bool PosingSession::Mirrored(anim::Limb limb) const {

@@ -28,8 +28,10 @@
 #include "anim/mirror.h"
 #include "anim/model.h"
 #include "scene/grip.h"
+#include "scene/ground_contact.h"
 #include "scene/ladder.h"
 #include "scene/rig_facts.h"
+#include "scene/world.h"
 
 namespace ikpose::scene {
 
@@ -132,6 +134,17 @@ class PosingSession {
   // under left-to-right, the left under right-to-left, every limb under flip.
   bool Mirrored(anim::Limb limb) const;
 
+  // The props and whether the feet stand on the ground (scene/ground_contact.h): `world` is
+  // shared and read-only (null for none); `floor` is the plane the rest pose stands on;
+  // `ground` turns contact on (BuildSession: on when the situation has props).
+  std::shared_ptr<const World> world;
+  bool floor = true;
+  bool ground = false;
+  // What the last Evaluate did to put the feet on the ground, and what is inside a prop.
+  const GroundReport& ground_report() const { return ground_; }
+  // The height of the floor (the rest pose's lowest point), model space.
+  float floor_y() const { return floor_y_; }
+
   // The ladder as drawn and snapped to this frame (scrolled when it follows the clip).
   const Ladder& shown_ladder() const { return ladder_now_; }
   // How fast the clip's held hands and feet slide down (m/s, 0: the clip does not climb in
@@ -202,6 +215,11 @@ class PosingSession {
   void ScrollLadder();
   // A limb the user has not placed, snapped live to the rung nearest the clip's end.
   anim::ChainSolveResult FollowRung(anim::Limb limb, const LimbTarget& t);
+  // posing_session_ground.cpp: which feet stand on the ground and where, the pelvis lowered
+  // on base_ when a foot cannot reach (`resting_ms`: where each unplaced foot rests); after the
+  // solve, the heights reached and the bones inside props.
+  void PlanGroundContact(const std::array<glm::vec3, 4>& resting_ms);
+  void MeasureGroundContact();
 
   const anim::Model* model_;
   std::shared_ptr<const RigFacts> facts_;
@@ -213,6 +231,11 @@ class PosingSession {
   Ladder ladder_now_;
   ClipClimb climb_;
   int body_bone_ = -1;
+  float floor_y_ = 0.0f;
+  float height_ = 1.0f;                           // the rest pose's, model units
+  std::shared_ptr<const SurfaceBvh> ladder_bvh_;  // the shown ladder's solid (penetrations)
+  Ladder ladder_bvh_of_;                          // the ladder it was built for
+  GroundReport ground_;
   std::vector<ChainTarget> extra_;
   anim::MirrorMap mirror_map_;
   std::vector<anim::Transform> start_ls_;

@@ -194,10 +194,56 @@ Json ToJson(const glm::vec3& v) {
   return Json::array({v.x, v.y, v.z});
 }
 
+std::vector<PropPlacement> ParseProps(const Json& j);
+
 }  // namespace
 
 std::string Scenario::ModelPath() const {
   return anim::ResolveFromFolderOf(model, file).string();
+}
+
+namespace {
+
+std::vector<PropPlacement> ParseProps(const Json& j) {
+  if (!j.is_array()) throw FieldError{"props must be an array"};
+  if (j.size() > World::kMaxProps) {
+    throw FieldError{"props holds more than " + std::to_string(World::kMaxProps) + " props"};
+  }
+  std::vector<PropPlacement> props;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string field = "props[" + std::to_string(i) + "]";
+    if (!j[i].is_object()) throw FieldError{field + " must be an object"};
+    PropPlacement prop;
+    bool has_file = false;
+    for (const auto& [key, value] : j[i].items()) {
+      const std::string f = field + "." + key;
+      if (key == "file") {
+        if (!value.is_string() || value.get<std::string>().empty())
+          throw FieldError{f + " must be a file name"};
+        prop.file = value.get<std::string>();
+        has_file = true;
+      } else if (key == "position") {
+        prop.position_ms = Vec3(value, f);
+      } else if (key == "yaw_deg") {
+        prop.yaw_deg = Number(value, f);
+      } else if (key == "scale") {
+        prop.scale = Number(value, f);
+        if (!(prop.scale > 0.0f && prop.scale <= 1e6f))
+          throw FieldError{f + " must be in (0, 1e6]"};
+      } else {
+        throw FieldError{"unknown field " + f};
+      }
+    }
+    if (!has_file) throw FieldError{field + ".file is missing"};
+    props.push_back(std::move(prop));
+  }
+  return props;
+}
+
+}  // namespace
+
+std::string Scenario::PropPath(const PropPlacement& prop) const {
+  return anim::ResolveFromFolderOf(prop.file, file).string();
 }
 
 bool LoadScenario(const std::string& path, Scenario* scenario, std::string* error) {
@@ -264,6 +310,12 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
               "mirror must be \"off\", \"left-to-right\", \"right-to-left\" or "
               "\"flip\""};
         }
+      } else if (key == "props") {
+        s.props = ParseProps(value);
+      } else if (key == "floor") {
+        s.floor = Bool(value, "floor");
+      } else if (key == "ground") {
+        s.ground = Bool(value, "ground");
       } else if (key == "ladder") {
         s.ladder = ParseLadder(value, &s.ladder_enabled, &s.ladder_snap, &s.ladder_fit_body,
                                &s.ladder_follows_clip);
@@ -330,6 +382,18 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
         {"rung_count", l.rung_count},         {"rail_width", l.rail_width},
         {"rung_radius", l.rung_radius},       {"first_rung_height", l.first_rung_height}};
   }
+  if (!scenario.props.empty()) {
+    Json props = Json::array();
+    for (const PropPlacement& p : scenario.props) {
+      props.push_back({{"file", p.file},
+                       {"position", ToJson(p.position_ms)},
+                       {"yaw_deg", p.yaw_deg},
+                       {"scale", p.scale}});
+    }
+    j["props"] = props;
+  }
+  if (scenario.floor) j["floor"] = *scenario.floor;
+  if (scenario.ground) j["ground"] = *scenario.ground;
   return anim::WriteFileAtomically(
       path, j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n", error);
 }
@@ -366,6 +430,16 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     if (q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) s.bone_turns.emplace_back(skeleton.names[i], q);
   }
   s.mirror = session.mirror;
+  if (session.world) {
+    for (const Prop& prop : session.world->props()) {
+      PropPlacement placement = prop.placement;
+      placement.file = prop.path;  // the caller makes it relative to where it saves
+      s.props.push_back(placement);
+    }
+  }
+  if (!session.floor) s.floor = false;
+  const bool default_ground = session.world && !session.world->props().empty();
+  if (session.ground != default_ground) s.ground = session.ground;
   return s;
 }
 

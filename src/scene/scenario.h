@@ -13,7 +13,9 @@
 //    "bone_turns": {"Head": [0, 0.38, 0, 0.92]},
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
-//               "snap": true, "fit_body": true, "follow_clip": false}}
+//               "snap": true, "fit_body": true, "follow_clip": false},
+//    "props": [{"file": "stairs.glb", "position": [0, 0, 0.3], "yaw_deg": 0, "scale": 1}],
+//    "floor": true, "ground": true}
 #pragma once
 
 #include <array>
@@ -51,10 +53,17 @@ struct Scenario {
   bool ladder_snap = false;          // put hands and feet on the nearest rungs after loading
   bool ladder_fit_body = false;      // then the pelvis where a climber's is (FitBodyToLadder)
   bool ladder_follows_clip = false;  // PosingSession::ladder_follows_clip
-  std::string file;                  // where it was read from
+  // Props (files relative to the scenario's folder, or absolute), the floor and ground contact
+  // (absent: the floor is there; contact is on when there are props).
+  std::vector<PropPlacement> props;
+  std::optional<bool> floor;
+  std::optional<bool> ground;
+  std::string file;  // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.
   std::string ModelPath() const;
+  // A prop's file the same way (an absolute path stays as it is).
+  std::string PropPath(const PropPlacement& prop) const;
 };
 
 // Reads a regular file of at most anim::kMaxJsonFileBytes, nested at most anim::kMaxJsonDepth.

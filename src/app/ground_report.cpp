@@ -1,0 +1,103 @@
+#include "app/ground_report.h"
+
+#include <cstdio>
+
+namespace ikpose::app {
+
+namespace {
+
+std::string PropName(const scene::PosingSession& session, int prop) {
+  if (prop < 0 || !session.world) return "ladder";
+  const auto& props = session.world->props();
+  return prop < static_cast<int>(props.size()) ? props[static_cast<std::size_t>(prop)].path
+                                               : "ladder";
+}
+
+}  // namespace
+
+void AddWorldReport(const scene::PosingSession& session, asset::Json& report) {
+  const scene::GroundReport& ground = session.ground_report();
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  if (session.world) {
+    asset::Json props = asset::Json::array();
+    for (const scene::Prop& prop : session.world->props()) {
+      props.push_back({{"file", prop.path},
+                       {"position_ms", asset::ToJson(prop.placement.position_ms)},
+                       {"yaw_deg", asset::Clean(prop.placement.yaw_deg)},
+                       {"scale", asset::Clean(prop.placement.scale)}});
+    }
+    report["props"] = props;
+  }
+  if (ground.active) {
+    asset::Json feet = asset::Json::object();
+    for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+      const scene::FootContact& f = ground.feet[static_cast<std::size_t>(limb)];
+      asset::Json foot = {{"contact", f.contact}};
+      if (f.lifted > 0.0f) foot["lifted"] = asset::Clean(f.lifted);
+      if (f.contact) {
+        foot["surface"] = f.prop < 0 ? std::string("floor") : PropName(session, f.prop);
+        foot["hit_ms"] = asset::ToJson(f.hit_ms);
+        foot["normal_ms"] = asset::ToJson(f.normal_ms);
+        foot["tilt_deg"] = asset::Clean(f.tilt_deg);
+        foot["tilt_clamped"] = f.tilt_clamped;
+        foot["ankle_height"] = asset::Clean(f.ankle_height);
+        foot["toe_height"] = asset::Clean(f.toe_height);
+        foot["rest_ankle_height"] = asset::Clean(f.rest_ankle_height);
+        foot["rest_toe_height"] = asset::Clean(f.rest_toe_height);
+        foot["height_error"] = asset::Clean(f.height_error);
+      }
+      feet[std::string(anim::LimbName(limb))] = foot;
+    }
+    report["ground"] = {{"floor", session.floor},
+                        {"floor_y", asset::Clean(session.floor_y())},
+                        {"pelvis_drop", asset::Clean(ground.pelvis_drop)},
+                        {"pelvis_drop_limited", ground.pelvis_drop_limited},
+                        {"feet", feet}};
+  }
+  if (session.world || session.ladder_enabled) {
+    asset::Json list = asset::Json::array();
+    for (const scene::Penetration& p : ground.penetrations) {
+      list.push_back({{"bone", skeleton.names[static_cast<std::size_t>(p.bone)]},
+                      {"child", skeleton.names[static_cast<std::size_t>(p.child)]},
+                      {"prop", PropName(session, p.prop)},
+                      {"depth", asset::Clean(p.depth)},
+                      {"inside_length", asset::Clean(p.inside_length)},
+                      {"point_ms", asset::ToJson(p.point_ms)}});
+    }
+    report["penetrations"] = list;
+  }
+}
+
+std::vector<std::string> WorldWarnings(const scene::PosingSession& session) {
+  std::vector<std::string> lines;
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  for (const scene::Penetration& p : session.ground_report().penetrations) {
+    char depth[32];
+    std::snprintf(depth, sizeof depth, "%.3g", static_cast<double>(p.depth));
+    lines.push_back("bone " + skeleton.names[static_cast<std::size_t>(p.bone)] + " -> " +
+                    skeleton.names[static_cast<std::size_t>(p.child)] + " is " + depth +
+                    " model units inside " + PropName(session, p.prop));
+  }
+  if (session.ladder_enabled && session.ladder.Valid()) {
+    // The legs' reach: a first rung above the knee, or rungs more than half a leg apart, cannot
+    // be climbed by this character.
+    float leg = 0.0f;
+    for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+      const anim::LimbChain& c = session.chain(limb);
+      if (c.valid()) leg = std::max(leg, c.upper_length + c.lower_length);
+    }
+    const scene::Ladder& l = session.ladder;
+    if (leg > 0.0f && (l.rung_spacing > 0.5f * leg || l.first_rung_height > 0.6f * leg)) {
+      char line[200];
+      std::snprintf(line, sizeof line,
+                    "the ladder's rungs are out of the character's reach: spacing %.3g and "
+                    "first rung %.3g for a leg of %.3g model units",
+                    static_cast<double>(l.rung_spacing), static_cast<double>(l.first_rung_height),
+                    static_cast<double>(leg));
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+}  // namespace ikpose::app

@@ -1,0 +1,26 @@
+// Props on the command line and their loading: `--prop FILE@x,y,z[,yaw_deg]` (model space,
+// degrees about +Y), and the scenario's and the command line's props read into one
+// scene::World that every pose of the command shares.
+// Why: the one road: `pose`, `render`, `export`, `trace` and `view` place the same props the
+// same way (app::PlanPose calls this).
+// Limits: at most scene::World::kMaxProps props; each loaded with asset::TryLoadProp's checks.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "scene/scenario.h"
+#include "scene/world.h"
+
+namespace ikpose::app {
+
+// False with one line: the text is not FILE@x,y,z or FILE@x,y,z,yaw_deg with finite numbers.
+bool ParsePropOption(const std::string& text, scene::PropPlacement* prop, std::string* error);
+
+// Loads `scenario`'s props (may be null) and `extra` (paths as given) into a World; null with
+// *world untouched and no error when there are none. False with one line in *error.
+bool LoadWorld(const scene::Scenario* scenario, const std::vector<scene::PropPlacement>& extra,
+               std::shared_ptr<const scene::World>* world, std::string* error);
+
+}  // namespace ikpose::app

@@ -1,0 +1,178 @@
+// PosingSession's ground contact (scene/ground_contact.h): kept apart from posing_session.cpp,
+// which it hooks into at two points of Evaluate.
+#include <algorithm>
+#include <cmath>
+
+#include "scene/posing_session.h"
+#include "scene/solid_shapes.h"
+
+namespace ikpose::scene {
+
+namespace {
+
+// Lowers `bone` (and everything under it) by `drop` along -Y, model space.
+void LowerBone(const anim::Skeleton& skeleton, int bone, float drop, anim::Pose& pose) {
+  const auto b = static_cast<std::size_t>(bone);
+  const int parent = skeleton.parents[b];
+  glm::vec3 down_ps(0.0f, -drop, 0.0f);
+  if (parent >= 0) {
+    down_ps = glm::vec3(glm::inverse(pose.models_ms[static_cast<std::size_t>(parent)]) *
+                        glm::vec4(down_ps, 0.0f));
+  }
+  pose.locals_ls[b].translation += down_ps;
+  anim::UpdateSubtree(skeleton, bone, pose);
+}
+
+// The first child of the foot: the toe joint whose height the contract holds (-1 for none).
+int ToeOf(const anim::Skeleton& skeleton, int foot) {
+  const std::vector<int> children = skeleton.Children(foot);
+  return children.empty() ? -1 : children.front();
+}
+
+}  // namespace
+
+void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_body_ms) {
+  ground_ = GroundReport{};
+  if (!ground || (!floor && !world)) return;
+  ground_.active = true;
+  const float scale = height_ / 1.8f;  // the thresholds are for a 1.8 m body
+  const bool body_moved = body != BodyMove{};
+  const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
+  float drop = 0.0f;
+  float lowest_drop_allowed = 1e30f;
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    const int i = static_cast<int>(limb);
+    const LimbTarget& t = target(limb);
+    FootContact& foot = ground_.feet[static_cast<std::size_t>(i)];
+    if (!t.available || !t.enabled || Mirrored(limb)) continue;
+    const bool on_rung = t.given && t.rung >= 0 && t.grip && ladder_enabled;
+    if (on_rung || (follow && !placed(limb))) continue;
+    const anim::LimbChain& c = chain(limb);
+    const int toe = ToeOf(model_->skeleton, c.end);
+    foot.rest_ankle_height = anim::PositionMs(rest_, c.end).y - floor_y_;
+    foot.rest_toe_height =
+        toe >= 0 ? anim::PositionMs(rest_, toe).y - floor_y_ : foot.rest_ankle_height;
+    const bool holds = t.pinned && body_moved && !placed(limb);
+    const glm::vec3 ankle = placed(limb) ? t.target_ms
+                            : holds      ? before_body_ms[static_cast<std::size_t>(i)]
+                                         : anim::EndPositionMs(c, base_);
+    // From the hip's height: a surface above the hip is not one to stand on.
+    const float hip_y = std::max(anim::PositionMs(base_, c.upper).y, ankle.y);
+    const float reach = c.upper_length + c.lower_length;
+    const glm::vec3 from(ankle.x, hip_y, ankle.z);
+    int prop = -1;
+    const std::optional<RayHit> hit =
+        GroundBelow(world.get(), floor, floor_y_, from, hip_y - ankle.y + 2.0f * reach, &prop);
+    if (!hit || hit->normal_ms.y <= 0.0f) continue;
+    // A placed target is placed against the world: within the band above the surface, or
+    // below it. A foot nobody placed stands wherever the surface under it is, up or down,
+    // unless its clip lifts it off the floor (a step, a jump).
+    const float lift =
+        placed(limb) ? glm::dot(ankle - hit->point_ms, hit->normal_ms) - foot.rest_ankle_height
+                     : ankle.y - floor_y_ - foot.rest_ankle_height;
+    if (lift > kPlantedLift * scale) {
+      // In the air: over a surface above the floor, the swing is raised by its height.
+      const float raise = hit->point_ms.y - floor_y_;
+      if (!placed(limb) && raise > 1e-4f * height_) {
+        foot.lifted = raise;
+        foot.prop = prop;
+        foot.ankle_target_ms = ankle + glm::vec3(0.0f, raise, 0.0f);
+        foot.rotation_ms = anim::RotationMs(base_, c.end);
+      }
+      continue;
+    }
+    foot.contact = true;
+    foot.prop = prop;
+    foot.hit_ms = hit->point_ms;
+    foot.normal_ms = hit->normal_ms;
+    const glm::quat tilt =
+        SoleTilt(hit->normal_ms, kMaxSoleTiltDeg, &foot.tilt_deg, &foot.tilt_clamped);
+    // Flat as at rest, heading where the pose (clip) turns it about the vertical, laid onto the
+    // surface: a planted foot's sole on the ground, not the clip's heel or toe roll.
+    const glm::quat rest_ms = anim::RotationMs(rest_, c.end);
+    const glm::quat delta = anim::RotationMs(base_, c.end) * glm::inverse(rest_ms);
+    glm::quat heading(delta.w, 0.0f, delta.y, 0.0f);
+    heading = glm::length(heading) > 1e-6f ? glm::normalize(heading) : glm::quat(1, 0, 0, 0);
+    foot.rotation_ms = glm::normalize(tilt * heading * rest_ms);
+    foot.ankle_target_ms = hit->point_ms + hit->normal_ms * foot.rest_ankle_height;
+    const glm::vec3 hip = anim::PositionMs(base_, c.upper);
+    drop = std::max(drop, HipDropToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
+    // The pelvis stays a quarter of a leg above the ground under it.
+    const float body_y = anim::PositionMs(base_, body_bone_ >= 0 ? body_bone_ : c.upper).y;
+    lowest_drop_allowed =
+        std::min(lowest_drop_allowed, body_y - hit->point_ms.y - kMinPelvisLift * reach);
+  }
+  if (drop > 0.0f && body_bone_ >= 0) {
+    const float allowed = std::max(0.0f, lowest_drop_allowed);
+    ground_.pelvis_drop_limited = drop > allowed;
+    ground_.pelvis_drop = std::min(drop, allowed);
+    if (ground_.pelvis_drop > 0.0f)
+      LowerBone(model_->skeleton, body_bone_, ground_.pelvis_drop, base_);
+  }
+}
+
+void PosingSession::MeasureGroundContact() {
+  if (!ground_.active && !world && !ladder_enabled) return;
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    FootContact& foot = ground_.feet[static_cast<std::size_t>(limb)];
+    if (!foot.contact) continue;
+    const int end = chain(limb).end;
+    const int toe = ToeOf(model_->skeleton, end);
+    const glm::vec3 ankle = anim::PositionMs(pose_, end);
+    const glm::vec3 toe_ms = toe >= 0 ? anim::PositionMs(pose_, toe) : ankle;
+    foot.ankle_height = glm::dot(ankle - foot.hit_ms, foot.normal_ms);
+    foot.toe_height = glm::dot(toe_ms - foot.hit_ms, foot.normal_ms);
+    foot.height_error = std::max(std::abs(foot.ankle_height - foot.rest_ankle_height),
+                                 std::abs(foot.toe_height - foot.rest_toe_height));
+  }
+  // Bones inside props and the solid ladder: each joint to each of its children, bones shorter
+  // than a hundredth of the body left out (fingers, twist bones).
+  ground_.penetrations.clear();
+  const bool ladder_shown = ladder_enabled && ladder_now_.Valid();
+  if (ladder_shown && (!ladder_bvh_ || !(ladder_bvh_of_ == ladder_now_))) {
+    std::vector<glm::vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    LadderTriangles(ladder_now_, &vertices, &indices);
+    auto bvh = std::make_shared<SurfaceBvh>();
+    std::string ignored;  // a valid ladder has at most 1,000 rungs: far under the limit
+    bvh->Build(vertices, indices, &ignored);
+    ladder_bvh_ = std::move(bvh);
+    ladder_bvh_of_ = ladder_now_;
+  }
+  const anim::Skeleton& skeleton = model_->skeleton;
+  const float shortest = 0.01f * height_;
+  // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
+  // fingers of a gripping hand are left out (its wrist and forearm are not).
+  std::vector<int> gripping;
+  for (anim::Limb limb : {anim::Limb::kLeftArm, anim::Limb::kRightArm}) {
+    const LimbTarget& t = target(limb);
+    const bool follows = ladder_follows_clip && !t.given;
+    if (t.available && ladder_shown && t.grip && (t.rung >= 0 || follows))
+      gripping.push_back(chain(limb).end);
+  }
+  const bool has_joints = skeleton.JointCount() > 0;
+  for (int bone = 0; bone < skeleton.size(); ++bone) {
+    const int parent = skeleton.parents[static_cast<std::size_t>(bone)];
+    // Body parts only: from the pelvis down its tree (a root's link to the pelvis is none).
+    if (parent < 0 || (body_bone_ >= 0 && !skeleton.IsAncestorOrSelf(body_bone_, parent))) continue;
+    if (has_joints && (!skeleton.IsJoint(parent) || !skeleton.IsJoint(bone))) continue;
+    if (std::any_of(gripping.begin(), gripping.end(),
+                    [&](int hand) { return skeleton.IsAncestorOrSelf(hand, parent); }))
+      continue;
+    const glm::vec3 a = anim::PositionMs(pose_, parent);
+    const glm::vec3 b = anim::PositionMs(pose_, bone);
+    if (glm::length(b - a) < shortest) continue;
+    std::optional<Penetration> worst;
+    if (world) worst = SegmentInside(world->bvh(), a, b, world.get());
+    if (ladder_shown) {
+      std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, nullptr);
+      if (rung && (!worst || rung->depth > worst->depth)) worst = rung;
+    }
+    if (!worst) continue;
+    worst->bone = parent;
+    worst->child = bone;
+    ground_.penetrations.push_back(*worst);
+  }
+}
+
+}  // namespace ikpose::scene

@@ -1,0 +1,63 @@
+// The world the character stands in: the floor and the props (static meshes: stairs, a box, a
+// ramp, a chair, a ladder) placed by a scenario, the command line (--prop) or the viewer.
+//
+// What: a prop is a loaded static model with a placement (position, turn about +Y, uniform
+// scale) in the character's model space; a World is the props of a situation with their
+// triangles in one BVH (surface_bvh.h), built once and shared read-only (every frame of a trace
+// or bake, the viewer's undo steps). Why: ground contact (ground_contact.h) and penetrations
+// cast rays against the props, and the renderer draws the same placed models.
+// Limits: props do not move while a World lives; a moved prop makes a new World. At most
+// kMaxProps props and SurfaceBvh::kMaxTriangles triangles in all.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/model.h"
+#include "scene/surface_bvh.h"
+
+namespace ikpose::scene {
+
+struct PropPlacement {
+  std::string file;  // as written (scenario: relative to its folder; command line: as given)
+  glm::vec3 position_ms{0.0f};
+  float yaw_deg = 0.0f;  // about +Y
+  float scale = 1.0f;    // uniform, > 0
+
+  bool operator==(const PropPlacement&) const = default;
+  // Prop space (the file's model space at rest) to the character's model space.
+  glm::mat4 Matrix() const;
+};
+
+struct Prop {
+  PropPlacement placement;
+  std::string path;  // the file that was read (resolved)
+  std::shared_ptr<const anim::Model> model;
+};
+
+class World {
+ public:
+  static constexpr std::size_t kMaxProps = 64;
+
+  // Null with one line in *error (too many props or triangles, a prop without triangles).
+  static std::shared_ptr<const World> Build(std::vector<Prop> props, std::string* error);
+
+  const std::vector<Prop>& props() const { return props_; }
+  const SurfaceBvh& bvh() const { return bvh_; }
+  // The prop a triangle of bvh() belongs to.
+  int PropOfTriangle(std::uint32_t triangle) const;
+
+ private:
+  std::vector<Prop> props_;
+  std::vector<std::uint32_t> first_triangle_;  // per prop
+  SurfaceBvh bvh_;
+};
+
+// A placed prop's triangles in model space (appended), three indices a triangle.
+void AppendPropTriangles(const Prop& prop, std::vector<glm::vec3>* vertices_ms,
+                         std::vector<std::uint32_t>* indices);
+
+}  // namespace ikpose::scene

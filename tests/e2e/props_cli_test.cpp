@@ -1,0 +1,158 @@
+// Props and ground contact through the real program: `--prop` and a scenario's "props" pose
+// the same in `pose --json` and `render --report` (one road), feet stand on the bundled props,
+// `--ground off` turns contact off, and hostile props (missing, a FIFO, no triangles, a NaN
+// vertex, more triangles than a scene may hold) are each one error line with exit 1.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "run_program.h"
+
+namespace ikpose::test {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const fs::path kProps = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "props";
+
+void ExpectOneErrorLine(const ProgramResult& r, const std::string& what) {
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err.rfind("ikpose: error: prop ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+  EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(PropsCli, RenderReportIsThePoseJsonWithProps) {
+  const std::string dir = MakeTempDir();
+  const std::string scene = dir + "/scene.json";
+  // The box under the left foot from the scenario (relative to it: copied beside it), the ramp
+  // in front from the command line.
+  fs::copy_file(kProps / "box.glb", dir + "/box.glb");
+  std::ofstream(scene) << R"({"props": [{"file": "box.glb", "position": [0.22, 0, 0.05]}],
+      "limbs": {"left_arm": {"target": [0.4, 1.2, 0.3]}}})";
+  const std::vector<std::string> extra = {"--prop", (kProps / "ramp.glb").string() + "@0,0,0.4,10"};
+  std::vector<std::string> pose = {"pose", "--scene", scene, "--json"};
+  std::vector<std::string> render = {"render",   "--scene",       scene,    "--out", dir + "/x.png",
+                                     "--report", dir + "/r.json", "--size", "64x64"};
+  pose.insert(pose.end(), extra.begin(), extra.end());
+  render.insert(render.end(), extra.begin(), extra.end());
+  const ProgramResult posed = RunIkpose(pose);
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const ProgramResult rendered = RunIkpose(render);
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  const json from_pose = json::parse(posed.out);
+  std::ifstream in(dir + "/r.json");
+  const json from_render = json::parse(in);
+  EXPECT_EQ(from_pose, from_render) << "same fields, same values";
+  ASSERT_EQ(from_pose["props"].size(), 2u);
+  const json& left = from_pose["ground"]["feet"]["left_leg"];
+  ASSERT_TRUE(left["contact"].get<bool>());
+  EXPECT_EQ(left["surface"], dir + "/box.glb");
+  EXPECT_NEAR(left["hit_ms"][1].get<double>(), 0.2, 1e-5);
+  EXPECT_LT(left["height_error"].get<double>(), 0.005);
+  EXPECT_EQ(from_pose["ground"]["feet"]["right_leg"]["surface"], "floor");
+  fs::remove_all(dir);
+}
+
+TEST(PropsCli, GroundOffLeavesTheFeetWhereTheyAre) {
+  const std::string box = (kProps / "box.glb").string() + "@0.22,0,0.05";
+  const ProgramResult on = RunIkpose({"pose", "--prop", box, "--json"});
+  const ProgramResult off = RunIkpose({"pose", "--prop", box, "--ground", "off", "--json"});
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_TRUE(json::parse(on.out).contains("ground"));
+  EXPECT_FALSE(json::parse(off.out).contains("ground"));
+  EXPECT_TRUE(json::parse(off.out)["chains"].empty()) << "nothing placed, nothing solved";
+  const ProgramResult bad = RunIkpose({"pose", "--ground", "maybe"});
+  EXPECT_EQ(bad.exit_code, 2);
+  const ProgramResult short_prop = RunIkpose({"pose", "--prop", "box.glb@1,2"});
+  EXPECT_EQ(short_prop.exit_code, 2);
+  EXPECT_EQ(short_prop.err.find('\n'), short_prop.err.size() - 1) << short_prop.err;
+}
+
+// trace and export take the same props: each frame of the walk over the stairs stands its
+// planted feet on the steps, and the export writes the posed character.
+TEST(PropsCli, TraceAndExportTakeProps) {
+  const std::string dir = MakeTempDir();
+  const std::string stairs = (kProps / "stairs.glb").string() + "@0,0,-0.2";
+  const ProgramResult traced = RunIkpose({"trace", "--clip", "walk", "--fps", "10", "--prop",
+                                          stairs, "--out", dir + "/t.jsonl", "--json"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+  EXPECT_GT(json::parse(traced.out)["frames"].get<int>(), 5);
+  const ProgramResult exported = RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop",
+                                            stairs, "--out", dir + "/posed.glb"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const ProgramResult flat =
+      RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--out", dir + "/flat.glb"});
+  ASSERT_EQ(flat.exit_code, 0) << flat.err;
+  EXPECT_NE(fs::file_size(dir + "/posed.glb"), 0u);
+  std::ifstream a(dir + "/posed.glb", std::ios::binary), b(dir + "/flat.glb", std::ios::binary);
+  const std::string on_stairs((std::istreambuf_iterator<char>(a)), {});
+  const std::string on_floor((std::istreambuf_iterator<char>(b)), {});
+  EXPECT_NE(on_stairs, on_floor) << "the foot on the step moves the pose";
+  // Each traced frame is the pose at its time: the same frame with and without the stairs
+  // differs too.
+  const ProgramResult plain = RunIkpose(
+      {"trace", "--clip", "walk", "--fps", "10", "--out", dir + "/plain.jsonl", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  std::ifstream ta(dir + "/t.jsonl"), tb(dir + "/plain.jsonl");
+  const std::string with_stairs((std::istreambuf_iterator<char>(ta)), {});
+  const std::string without((std::istreambuf_iterator<char>(tb)), {});
+  EXPECT_NE(with_stairs, without);
+  fs::remove_all(dir);
+}
+
+// The bundled ladder scene puts the left shin through a rung: listed in the report and warned
+// about; a ladder whose rungs are a metre apart is out of the character's reach: warned about.
+TEST(PropsCli, ShinThroughARungAndALadderOutOfReachAreWarnedAbout) {
+  const ProgramResult r =
+      RunIkpose({"pose", "--scene",
+                 (fs::path(IKPOSE_SOURCE_DIR) / "assets/scenes/ladder.json").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json list = json::parse(r.out)["penetrations"];
+  ASSERT_EQ(list.size(), 1u) << list.dump() << " (the gripping hands' fingers are left out)";
+  EXPECT_EQ(list[0]["bone"], "calf_l");
+  EXPECT_EQ(list[0]["prop"], "ladder");
+  EXPECT_GT(list[0]["depth"].get<double>(), 0.0);
+  EXPECT_NE(r.err.find("ikpose: warning: bone calf_l -> foot_l is "), std::string::npos) << r.err;
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/far.json") << R"({"ladder": {"enabled": true, "rung_spacing": 1.0}})";
+  const ProgramResult far = RunIkpose({"pose", "--scene", dir + "/far.json"});
+  ASSERT_EQ(far.exit_code, 0) << far.err;
+  EXPECT_NE(far.err.find("ikpose: warning: the ladder's rungs are out of the character's reach"),
+            std::string::npos)
+      << far.err;
+  fs::remove_all(dir);
+}
+
+TEST(PropsCli, HostilePropsAreOneErrorLine) {
+  const std::string dir = MakeTempDir();
+  ExpectOneErrorLine(RunIkpose({"pose", "--prop", dir + "/missing.glb@0,0,0"}), "missing.glb");
+  ASSERT_EQ(mkfifo((dir + "/fifo.glb").c_str(), 0600), 0);
+  ExpectOneErrorLine(RunIkpose({"pose", "--prop", dir + "/fifo.glb@0,0,0"}), "FIFO");
+  std::ofstream(dir + "/empty.obj") << "v 0 0 0\nv 1 0 0\n";
+  ExpectOneErrorLine(RunIkpose({"pose", "--prop", dir + "/empty.obj@0,0,0"}), "empty.obj");
+  std::ofstream(dir + "/nan.obj") << "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  ExpectOneErrorLine(RunIkpose({"pose", "--prop", dir + "/nan.obj@0,0,0"}), "finite");
+  {  // 100,000 triangles placed 51 times: 5.1 million, over the scene's limit.
+    std::ofstream obj(dir + "/many.obj");
+    obj << "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
+    for (int i = 0; i < 100000; ++i) obj << "f 1 2 3\n";
+  }
+  std::vector<std::string> args = {"pose"};
+  for (int i = 0; i < 51; ++i) {
+    args.push_back("--prop");
+    args.push_back(dir + "/many.obj@0," + std::to_string(i) + ",0");
+  }
+  ExpectOneErrorLine(RunIkpose(args), "5000000 triangles");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ikpose::test

@@ -1,0 +1,394 @@
+// Ground contact and penetrations (scene/ground_contact.h) on the bundled character and on the
+// shared real characters (skipped, saying so, when ../shared/models is absent), with props made
+// in the test from scene/solid_shapes.h. The contract: with props and no foot targets, each
+// foot's ankle and first toe joint sit, along the surface's normal, at their rest heights over
+// the floor, within 5 mm for a 1.8 m body: a box under one foot, a step down with the floor off
+// (the pelvis lowered), a 15 degree ramp under both feet; knees ahead of the hip-ankle line (over
+// the toes), no bone stretched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "../asset/model_checks.h"
+#include "asset/load_model.h"
+#include "scene/posing_request.h"
+#include "scene/solid_shapes.h"
+#include "scene/surface_bvh.h"
+#include "scene/world.h"
+
+namespace ikpose::scene {
+namespace {
+
+namespace fs = std::filesystem;
+using anim::Limb;
+
+// A prop made of boxes or a wedge, placed at `at_ms`.
+struct Shapes {
+  std::vector<glm::vec3> v, n;
+  std::vector<std::uint32_t> i;
+};
+
+Prop MakeProp(const std::string& name, Shapes s, const glm::vec3& at_ms, float yaw_deg = 0.0f) {
+  Prop prop;
+  prop.path = name;
+  prop.placement.file = name;
+  prop.placement.position_ms = at_ms;
+  prop.placement.yaw_deg = yaw_deg;
+  prop.model = std::make_shared<anim::Model>(StaticModel(
+      name, std::move(s.v), std::move(s.n), std::move(s.i), glm::vec4(0.7f, 0.7f, 0.7f, 1.0f)));
+  return prop;
+}
+
+Prop Box(const std::string& name, const glm::vec3& lo, const glm::vec3& hi) {
+  Shapes s;
+  AppendBox(lo, hi, &s.v, &s.n, &s.i);
+  return MakeProp(name, std::move(s), glm::vec3(0.0f));
+}
+
+std::shared_ptr<const World> MakeWorld(std::vector<Prop> props) {
+  std::string error;
+  std::shared_ptr<const World> world = World::Build(std::move(props), &error);
+  EXPECT_TRUE(world) << error;
+  return world;
+}
+
+TEST(SurfaceBvh, CastsDownOntoATopAndGuardsBrokenInput) {
+  Shapes s;
+  AppendBox({-1, 0, -1}, {1, 0.5f, 1}, &s.v, &s.n, &s.i);
+  SurfaceBvh bvh;
+  std::string error;
+  ASSERT_TRUE(bvh.Build(s.v, s.i, &error)) << error;
+  EXPECT_EQ(bvh.triangles(), 12u);
+  const std::optional<RayHit> hit = bvh.CastDown({0.3f, 2.0f, 0.2f}, 10.0f);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->point_ms.y, 0.5f, 1e-6f);
+  EXPECT_NEAR(hit->normal_ms.y, 1.0f, 1e-6f);
+  EXPECT_TRUE(hit->front);
+  EXPECT_FALSE(bvh.CastDown({3.0f, 2.0f, 0.0f}, 10.0f));  // beside it
+  EXPECT_FALSE(bvh.CastDown({0.0f, 2.0f, 0.0f}, 1.0f));   // out of range
+  const float nan = std::nanf("");
+  EXPECT_FALSE(bvh.CastDown({nan, 2.0f, 0.0f}, 10.0f));
+  EXPECT_FALSE(bvh.Cast({0, 2, 0}, {0, 0, 0}, 10.0f));
+  // From inside, the first surface is left, not entered.
+  const std::optional<RayHit> out = bvh.CastDown({0.0f, 0.25f, 0.0f}, 10.0f);
+  ASSERT_TRUE(out);
+  EXPECT_FALSE(out->front);
+  // A triangle with a NaN vertex or an index out of range is skipped, the rest kept.
+  s.v[0].x = nan;
+  s.i.insert(s.i.end(), {0, 1, 9999});
+  SurfaceBvh broken;
+  ASSERT_TRUE(broken.Build(s.v, s.i, &error)) << error;
+  EXPECT_EQ(broken.skipped(), 3u);  // the two top triangles share vertex 0
+  EXPECT_EQ(broken.triangles(), 10u);
+  SurfaceBvh empty;
+  ASSERT_TRUE(empty.Build({}, {}, &error));
+  EXPECT_TRUE(empty.empty());
+  EXPECT_FALSE(empty.CastDown({0, 1, 0}, 10.0f));
+}
+
+// One character: what the contract needs of it.
+struct Character {
+  std::string name;
+  anim::Model model;
+  float height = 0.0f;
+  float floor_y = 0.0f;
+};
+
+void ExpectBonesUnstretched(const PosingSession& session) {
+  const anim::Skeleton& skeleton = session.model().skeleton;
+  for (int b = 0; b < skeleton.size(); ++b) {
+    const int p = skeleton.parents[static_cast<std::size_t>(b)];
+    // The pelvis moves as a whole (lowered to reach): its link to its parent is no bone.
+    if (p < 0 || b == session.body_bone()) continue;
+    const float rest = glm::length(anim::PositionMs(session.rest_pose(), b) -
+                                   anim::PositionMs(session.rest_pose(), p));
+    const float now =
+        glm::length(anim::PositionMs(session.pose(), b) - anim::PositionMs(session.pose(), p));
+    EXPECT_NEAR(now, rest, 1e-4f * std::max(rest, 1.0f)) << skeleton.names[b];
+  }
+}
+
+// The character's own frame on the floor: origin between the rest ankles at floor height, +Z
+// its front, turned by yaw_deg about +Y from model space. Props are made in it.
+struct Frame {
+  glm::vec3 origin_ms{0.0f};
+  float yaw_deg = 0.0f;
+  glm::vec3 ToLocal(const glm::vec3& p_ms) const {
+    return glm::angleAxis(-glm::radians(yaw_deg), glm::vec3(0, 1, 0)) * (p_ms - origin_ms);
+  }
+};
+
+// A surface in the frame: y = y0 + slope * z (local), unit normal `normal_ls`.
+struct Plane {
+  float y0 = 0.0f;
+  float slope = 0.0f;
+  glm::vec3 normal_ls{0.0f, 1.0f, 0.0f};
+};
+
+// Each planted foot: ankle and first toe joint at their rest heights along the surface's
+// normal, measured here from the pose and the surface's own plane (not the report's numbers).
+void ExpectFootOnSurface(const PosingSession& session, const Character& c, const Frame& frame,
+                         const Plane& plane, Limb leg, const std::string& what) {
+  SCOPED_TRACE(what + " " + std::string(anim::LimbName(leg)));
+  const FootContact& f = session.ground_report().feet[static_cast<std::size_t>(leg)];
+  ASSERT_TRUE(f.contact);
+  const int foot = session.chain(leg).end;
+  const int toe = session.model().skeleton.Children(foot).front();
+  const auto height = [&](const glm::vec3& p_ms) {
+    const glm::vec3 q = frame.ToLocal(p_ms);
+    return glm::dot(q - glm::vec3(q.x, plane.y0 + plane.slope * q.z, q.z), plane.normal_ls);
+  };
+  const float rest_ankle = anim::PositionMs(session.rest_pose(), foot).y - c.floor_y;
+  const float rest_toe = anim::PositionMs(session.rest_pose(), toe).y - c.floor_y;
+  const float tolerance = 0.005f * c.height / 1.8f;
+  EXPECT_NEAR(height(anim::PositionMs(session.pose(), foot)), rest_ankle, tolerance);
+  EXPECT_NEAR(height(anim::PositionMs(session.pose(), toe)), rest_toe, tolerance);
+  EXPECT_LE(f.height_error, tolerance);
+  // The knee ahead of the line from hip to ankle, along the character's front.
+  const anim::ChainSolveResult& r = session.result(leg);
+  ASSERT_TRUE(r.ok) << r.error;
+  const glm::vec3 along = glm::normalize(r.end_ms - r.hip_ms);
+  const glm::vec3 off = (r.knee_ms - r.hip_ms) - glm::dot(r.knee_ms - r.hip_ms, along) * along;
+  EXPECT_GE(glm::dot(off, session.chains().forward_ms), -1e-4f * c.height);
+}
+
+// A foot's rest ankle, model space.
+glm::vec3 RestAnkle(const PosingSession& s, Limb leg) {
+  return anim::PositionMs(s.rest_pose(), s.chain(leg).end);
+}
+
+std::unique_ptr<PosingSession> Pose(const Character& c, std::shared_ptr<const World> world,
+                                    bool floor) {
+  PosingRequest request;
+  request.world = std::move(world);
+  if (!floor) {
+    Scenario scenario;
+    scenario.floor = false;
+    request.scenario = scenario;
+  }
+  std::string error;
+  std::unique_ptr<PosingSession> session = BuildSession(c.model, request, &error);
+  EXPECT_TRUE(session) << error;
+  return session;
+}
+
+void CheckContract(const Character& c) {
+  PosingSession probe(c.model);
+  if (!probe.chain(Limb::kLeftLeg).valid() || !probe.chain(Limb::kRightLeg).valid() ||
+      probe.model().skeleton.Children(probe.chain(Limb::kLeftLeg).end).empty() ||
+      probe.model().skeleton.Children(probe.chain(Limb::kRightLeg).end).empty()) {
+    GTEST_SKIP() << c.name << ": no two legs with toes";
+  }
+  const float k = c.height / 1.8f;  // props sized to the body
+  const glm::vec3 fwd = probe.chains().forward_ms;
+  Frame frame;
+  frame.yaw_deg = glm::degrees(std::atan2(fwd.x, fwd.z));
+  const glm::vec3 left_ms = RestAnkle(probe, Limb::kLeftLeg);
+  const glm::vec3 right_ms = RestAnkle(probe, Limb::kRightLeg);
+  frame.origin_ms = 0.5f * (left_ms + right_ms);
+  frame.origin_ms.y = c.floor_y;
+  const glm::vec3 left = frame.ToLocal(left_ms), right = frame.ToLocal(right_ms);
+  const float gap = 0.5f * std::abs(left.x - right.x);
+  // A box made in the frame around one foot's ankle (local), from `bottom` to `top`.
+  const auto box_at = [&](const std::string& name, const glm::vec3& ankle, float bottom,
+                          float top) {
+    Shapes s;
+    AppendBox(glm::vec3(ankle.x - 0.9f * gap, bottom, ankle.z - 0.25f * k),
+              glm::vec3(ankle.x + 0.9f * gap, top, ankle.z + 0.25f * k), &s.v, &s.n, &s.i);
+    return MakeProp(name, std::move(s), frame.origin_ms, frame.yaw_deg);
+  };
+  {  // A 20 cm box under the left foot, the right on the floor.
+    auto s = Pose(c, MakeWorld({box_at("box", left, 0.0f, 0.2f * k)}), true);
+    ASSERT_TRUE(s);
+    ExpectFootOnSurface(*s, c, frame, {0.2f * k}, Limb::kLeftLeg, c.name + " box");
+    ExpectFootOnSurface(*s, c, frame, {0.0f}, Limb::kRightLeg, c.name + " box");
+    ExpectBonesUnstretched(*s);
+  }
+  {  // A step down with the floor off: the left foot's step at the floor's height, the right
+     // foot's a step (17 cm for 1.8 m) lower; the pelvis must drop.
+    const float step = 0.17f * k;
+    auto s = Pose(
+        c,
+        MakeWorld({box_at("high", left, -0.5f * k, 0.0f), box_at("low", right, -0.5f * k, -step)}),
+        false);
+    ASSERT_TRUE(s);
+    ExpectFootOnSurface(*s, c, frame, {0.0f}, Limb::kLeftLeg, c.name + " step");
+    ExpectFootOnSurface(*s, c, frame, {-step}, Limb::kRightLeg, c.name + " step");
+    EXPECT_GT(s->ground_report().pelvis_drop, 0.5f * step) << c.name;
+    EXPECT_FALSE(s->ground_report().pelvis_drop_limited);
+    ExpectBonesUnstretched(*s);
+  }
+  {  // A 15 degree ramp under both feet, rising toward the character's front.
+    const float slope = std::tan(glm::radians(15.0f));
+    const float half = 0.6f * k;
+    Shapes w;
+    AppendWedge(glm::vec3(-0.5f * k, 0.0f, -half), glm::vec3(0.5f * k, 2.0f * half * slope, half),
+                &w.v, &w.n, &w.i);
+    auto s =
+        Pose(c, MakeWorld({MakeProp("ramp", std::move(w), frame.origin_ms, frame.yaw_deg)}), true);
+    ASSERT_TRUE(s);
+    const Plane plane{slope * half, slope, glm::normalize(glm::vec3(0.0f, 1.0f, -slope))};
+    for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      ExpectFootOnSurface(*s, c, frame, plane, leg, c.name + " ramp");
+      EXPECT_NEAR(s->ground_report().feet[static_cast<std::size_t>(leg)].tilt_deg, 15.0f, 0.01f);
+    }
+    ExpectBonesUnstretched(*s);
+  }
+}
+
+Character Load(const fs::path& path) {
+  Character c;
+  c.name = path.filename().string();
+  std::string error;
+  EXPECT_TRUE(asset::TryLoadModel(path, &c.model, &error)) << error;
+  const anim::Bounds b = anim::ComputeBounds(c.model, anim::RestPose(c.model.skeleton));
+  c.height = b.max.y - b.min.y;
+  c.floor_y = b.min.y;
+  return c;
+}
+
+TEST(GroundContact, BundledCharacterStandsOnBoxStepAndRamp) {
+  CheckContract(Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb"));
+}
+
+TEST(GroundContact, SharedCharactersStandOnBoxStepAndRamp) {
+  const fs::path dir = asset::test::SharedModelsDir();
+  if (dir.empty()) GTEST_SKIP() << "../shared/models is absent beside the checkout";
+  for (const char* file :
+       {"CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
+        "MaleBaseMesh/male_base_mesh.glb", "Mesh2MotionHumanMale/human-male.glb"}) {
+    SCOPED_TRACE(file);
+    CheckContract(Load(dir / file));
+  }
+}
+
+TEST(GroundContact, OffWithoutPropsAndWhenTurnedOff) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  PosingRequest plain;
+  std::string error;
+  auto s = BuildSession(c.model, plain, &error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_FALSE(s->ground_report().active);  // no props: the pose is what it always was
+  PosingRequest off;
+  off.world = MakeWorld({Box("box", {0.0f, 0.0f, -0.3f}, {0.3f, 0.2f, 0.3f})});
+  off.ground = false;
+  s = BuildSession(c.model, off, &error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_FALSE(s->ground_report().active);
+  // The left ankle stays where the rest pose has it, inside the box.
+  EXPECT_NEAR(anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->pose()).y,
+              anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->rest_pose()).y, 1e-6f);
+}
+
+TEST(GroundContact, PlacedFootTargetBelowASurfaceStandsOnIt) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  PosingRequest request;
+  request.world = MakeWorld({Box("box", {0.0f, 0.0f, -0.3f}, {0.3f, 0.2f, 0.3f})});
+  const glm::vec3 ankle = RestAnkle(PosingSession(c.model), Limb::kLeftLeg);
+  // Into the box (below its top), and well above it: only the first is put on the top.
+  request.targets.push_back({"left_leg", ankle + glm::vec3(0.0f, 0.05f, 0.05f)});
+  std::string error;
+  auto s = BuildSession(c.model, request, &error);
+  ASSERT_TRUE(s) << error;
+  const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)];
+  ASSERT_TRUE(f.contact);
+  EXPECT_NEAR(f.ankle_height, f.rest_ankle_height, 1e-4f);
+  EXPECT_NEAR(anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->pose()).y,
+              0.2f + f.rest_ankle_height, 1e-3f);
+  request.targets[0].point_ms = ankle + glm::vec3(0.0f, 0.4f, 0.1f);
+  s = BuildSession(c.model, request, &error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_FALSE(s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)].contact);
+  EXPECT_NEAR(glm::length(anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->pose()) -
+                          request.targets[0].point_ms),
+              0.0f, 1e-3f);
+}
+
+// Under a playing clip: the bundled walk (in place) over stairs of 17 cm steps; in every frame
+// each foot the clip plants stands on the step under it, ankle and toe at their rest heights.
+TEST(GroundContact, WalkOverStairsKeepsEachPlantedFootOnItsStep) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  Shapes s;
+  for (int k = 0; k < 4; ++k) {  // as tools/make_props writes stairs.glb
+    AppendBox(glm::vec3(-0.45f, 0.0f, 0.28f * static_cast<float>(k)),
+              glm::vec3(0.45f, 0.17f * static_cast<float>(k + 1), 1.12f), &s.v, &s.n, &s.i);
+  }
+  PosingRequest request;
+  request.world = MakeWorld({MakeProp("stairs", std::move(s), glm::vec3(0.0f, 0.0f, -0.2f))});
+  request.clip = "walk";
+  std::string error;
+  auto session = BuildSession(c.model, request, &error);
+  ASSERT_TRUE(session) << error;
+  const float duration = c.model.clips[static_cast<std::size_t>(session->playback.clip)].duration;
+  int on_a_step = 0;
+  for (float t = 0.0f; t < duration; t += duration / 24.0f) {
+    session->playback.time = t;
+    session->Evaluate();
+    for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      const FootContact& f = session->ground_report().feet[static_cast<std::size_t>(leg)];
+      if (!f.contact) continue;
+      EXPECT_LE(f.height_error, 0.005f) << "t " << t << " " << anim::LimbName(leg);
+      on_a_step += f.prop == 0 && f.hit_ms.y > 0.1f ? 1 : 0;
+    }
+  }
+  EXPECT_GT(on_a_step, 0) << "some planted foot is on a step above the first";
+}
+
+TEST(Penetrations, AKneeThroughARungIsListedWithItsDepth) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  PosingRequest request;
+  std::string error;
+  auto s = BuildSession(c.model, request, &error);
+  ASSERT_TRUE(s) << error;
+  s->ladder_enabled = true;
+  s->Evaluate();
+  EXPECT_TRUE(s->ground_report().penetrations.empty());  // standing before the ladder
+  // The ladder pulled back through the legs: a rung at knee height crosses both shins.
+  const glm::vec3 knee = anim::PositionMs(s->pose(), s->chain(Limb::kLeftLeg).lower);
+  s->ladder.base_ms.z = knee.z;
+  s->ladder.first_rung_height = knee.y - s->ladder.base_ms.y - 0.05f;
+  s->ladder.rung_count = 1;
+  s->Evaluate();
+  const auto& list = s->ground_report().penetrations;
+  ASSERT_FALSE(list.empty());
+  bool shin = false;
+  for (const Penetration& p : list) {
+    EXPECT_EQ(p.prop, -1);  // the ladder
+    EXPECT_GT(p.depth, 0.0f);
+    EXPECT_LE(p.depth, s->ladder.rung_radius + 1e-4f);  // a segment through a 2 cm radius rung
+    shin = shin || p.bone == s->chain(Limb::kLeftLeg).lower;
+  }
+  EXPECT_TRUE(shin);
+}
+
+TEST(Scenario, PropsFloorAndGroundRoundTrip) {
+  const fs::path dir = fs::temp_directory_path() / "ikpose_ground_test";
+  fs::create_directories(dir);
+  Scenario s;
+  s.props.push_back({"stairs.glb", {0.1f, 0.0f, 0.4f}, 90.0f, 1.5f});
+  s.floor = false;
+  s.ground = true;
+  std::string error;
+  const std::string file = (dir / "scene.json").string();
+  ASSERT_TRUE(SaveScenario(file, s, &error)) << error;
+  Scenario back;
+  ASSERT_TRUE(LoadScenario(file, &back, &error)) << error;
+  ASSERT_EQ(back.props.size(), 1u);
+  EXPECT_EQ(back.props[0], s.props[0]);
+  EXPECT_EQ(back.PropPath(back.props[0]), (dir / "stairs.glb").string());
+  EXPECT_EQ(back.floor, std::optional<bool>(false));
+  EXPECT_EQ(back.ground, std::optional<bool>(true));
+  for (const char* bad :
+       {R"({"props": [{"position": [0, 0, 0]}]})", R"({"props": [{"file": "a.glb", "scale": 0}]})",
+        R"({"props": [{"file": "a.glb", "yaw": 3}]})", R"({"props": {}})", R"({"floor": 1})"}) {
+    EXPECT_FALSE(ParseScenario(bad, "s.json", &back, &error)) << bad;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ikpose::scene
