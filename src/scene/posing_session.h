@@ -26,6 +26,7 @@
 #include "anim/chains.h"
 #include "anim/mirror.h"
 #include "anim/model.h"
+#include "scene/body_solve.h"
 #include "scene/grip.h"
 #include "scene/ladder.h"
 
@@ -49,6 +50,9 @@ struct LimbTarget {
   // the target being the grip's centre on the axis) and a foot stands on it (sole flat, the
   // ball of the foot on the target at the rung's top). Off: the target is the wrist or ankle.
   bool grip = true;
+  // How much this limb may draw the body (clavicle, spine, pelvis) when it cannot reach its
+  // target alone, 0..1 (scene/body_solve.h); the session's body_help switches it all off.
+  float pull_body = 1.0f;
 
   bool operator==(const LimbTarget&) const = default;
 };
@@ -119,6 +123,11 @@ class PosingSession {
   // Every turn back to identity.
   void ResetBoneTurns();
   bool HasBoneTurns() const;
+  // The body helps a limb that cannot reach (and four contacts place the pelvis): on by
+  // default; each limb's pull_body scales its share.
+  bool body_help = true;
+  // What the help did in the last Evaluate (nothing when off or not needed).
+  const BodyHelpReport& body_help_report() const { return help_; }
   // Mirrors the solved pose across the character's own plane, after every target is solved.
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
 
@@ -198,6 +207,10 @@ class PosingSession {
   void ScrollLadder();
   // A limb the user has not placed, snapped live to the rung nearest the clip's end.
   anim::ChainSolveResult FollowRung(anim::Limb limb, const LimbTarget& t);
+  // Where FollowRung sends the limb: the rung point, the end's goal and its blend (0: none).
+  float FollowGoal(anim::Limb limb, glm::vec3* rung_ms, EndGoal* goal) const;
+  // Each limb's goal for the body help this frame (before the limbs are solved).
+  std::array<BodyGoal, 4> BodyGoals(bool follow, const std::array<glm::vec3, 4>& held_ms) const;
 
   const anim::Model* model_;
   std::array<LimbTarget, 4> targets_;
@@ -209,6 +222,7 @@ class PosingSession {
   ClipClimb climb_;
   int body_bone_ = -1;
   std::vector<ChainTarget> extra_;
+  BodyHelpReport help_;
   anim::MirrorMap mirror_map_;
   std::vector<anim::Transform> start_ls_;
   anim::Pose rest_;
