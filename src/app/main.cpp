@@ -78,6 +78,9 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "left-to-right|right-to-left|flip: mirror the solved pose across the "
                       "character's own left/right plane (an asymmetric rest is mirrored anyway, "
                       "with a warning); off overrides a scenario's");
+  command->add_option("--body-help", request->body_help,
+                      "on|off: the clavicles, spine and pelvis help a limb that cannot reach, "
+                      "and four contacts place the pelvis (default on; over a scenario's)");
 }
 
 // --trace and --frame: a trace file on the timeline (view and render).

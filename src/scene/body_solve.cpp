@@ -192,9 +192,11 @@ class BodySolver {
       FourContacts();
     }
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) HelpLeg(limb);
-    // Twice: a second hand's spine turn may carry the first hand's shoulder away.
-    for (int pass = 0; pass < 2; ++pass) {
-      for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) HelpArm(limb);
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) HelpArm(limb);
+    // Once more at full pull: the second hand's spine turn may carry the first hand's shoulder
+    // away (a partial pull asks once, so that its share stays what it says).
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) {
+      if (goal(limb).pull >= 1.f) HelpArm(limb);
     }
     Report();
     return report_;

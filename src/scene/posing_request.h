@@ -48,6 +48,7 @@ struct PosingRequest {
   std::optional<float> time;                   // seconds; needs a clip (here or in the scenario)
   std::vector<anim::Transform> start_pose_ls;  // a saved pose; empty for the rest pose
   std::optional<anim::MirrorMode> mirror;      // overrides the scenario's
+  std::optional<bool> body_help;               // --body-help on|off, over the scenario's
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;
