@@ -8,6 +8,30 @@
 
 namespace ikpose::scene {
 
+const BodyHelpTable kBodyHelp = {
+    .reach_fraction = 0.999f,
+    // Shoulder girdle elevation and protraction: about 20-30 deg in adults.
+    .clavicle_swing_deg = 25.f,
+    // Trunk flexion is about 60-80 deg (lateral 35-45); axial turn about 40 (thoracic 35-40,
+    // lumbar 5). The help takes 60 and 40, spread evenly over the spine bones.
+    .spine_swing_deg = 60.f,
+    .spine_twist_deg = 40.f,
+    // 0.92: an elbow open to about 135 deg ("arms long" on a ladder); 0.85: a knee bent
+    // about 60 deg.
+    .arm_comfort = 0.92f,
+    .leg_comfort = 0.85f,
+    .plane_distance = 0.25f,
+    .knee_clearance = 0.04f,
+    .arm_weight = 2.f,
+    .leg_weight = 1.f,
+    .reach_weight = 10.f,
+    .knee_weight = 100.f,
+    .plane_weight = 8.f,
+    .lateral_weight = 4.f,
+    .shift_weight = 0.3f,
+    .bend_weight = 0.3f,
+};
+
 namespace {
 
 using anim::Limb;

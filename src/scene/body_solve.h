@@ -40,30 +40,31 @@
 
 namespace ikpose::scene {
 
-// How far the help may turn each part and what counts as comfortable: one table.
+// How far the help may turn each part and what counts as comfortable: one table, its values
+// (and why) in body_solve.cpp.
 struct BodyHelpTable {
-  float reach_fraction = 0.995f;    // a helped limb ends this fraction of its length from its root
-  float clavicle_swing_deg = 25.f;  // shoulder girdle elevation / protraction, about 20-30 deg
-  float spine_swing_deg = 60.f;     // the whole spine's bend (flexion ~ 60-80, lateral ~ 35-45)
-  float spine_twist_deg = 40.f;     // the whole spine's axial turn (thoracic ~ 35-40, lumbar ~ 5)
-  // Four contacts.
-  // A natural bend: root to end as a fraction of the limb's length. 0.92 is an elbow open to
-  // about 135 deg ("arms long" on a ladder), 0.85 a knee bent about 60 deg.
-  float arm_comfort = 0.92f;
-  float leg_comfort = 0.85f;
-  float plane_distance = 0.25f;  // pelvis from the contacts' plane, in leg lengths
-  float knee_clearance = 0.04f;  // knees this far (leg lengths) on the climber's side of it
+  // A limb helped when its target is further than this fraction of its length, and brought
+  // to it (the same, so that the help starts continuously as a target moves out).
+  float reach_fraction;
+  float clavicle_swing_deg;  // the clavicle's turn
+  float spine_swing_deg;     // the whole spine's bend (spread over its bones)
+  float spine_twist_deg;     // the whole spine's axial turn (spread over its bones)
+  // Four contacts: a natural bend (root to end over the limb's length) per arm and leg.
+  float arm_comfort;
+  float leg_comfort;
+  float plane_distance;  // pelvis from the contacts' plane, in leg lengths
+  float knee_clearance;  // knees this far (leg lengths) on the climber's side of it
   // How much each wish counts against the others (residual weights).
-  float arm_weight = 2.f;
-  float leg_weight = 1.f;
-  float reach_weight = 10.f;  // past 0.985 of a limb's length
-  float knee_weight = 100.f;
-  float plane_weight = 8.f;
-  float lateral_weight = 4.f;  // sideways pelvis shift, per leg length
-  float shift_weight = 0.3f;   // any other pelvis shift, per leg length
-  float bend_weight = 0.3f;    // spine bend, per its range
+  float arm_weight;
+  float leg_weight;
+  float reach_weight;  // past 0.985 of a limb's length
+  float knee_weight;
+  float plane_weight;
+  float lateral_weight;  // sideways pelvis shift, per leg length
+  float shift_weight;    // any other pelvis shift, per leg length
+  float bend_weight;     // spine bend, per its range
 };
-inline constexpr BodyHelpTable kBodyHelp{};
+extern const BodyHelpTable kBodyHelp;
 
 // One limb's goal for the body solve.
 struct BodyGoal {

@@ -150,6 +150,7 @@ bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
     const auto i = static_cast<std::size_t>(b);
     bone_turns_ls[i] = glm::normalize(glm::inverse(clip_ls[i].rotation) * wanted_ls);
   };
+  bool bone_let_go = false;
   for (anim::Limb limb : anim::kLimbs) {
     const anim::LimbChain& c = chain(limb);
     LimbTarget& t = target(limb);
@@ -159,10 +160,18 @@ bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
     if (placed(limb) && t.enabled) {
       for (int b : {c.upper, c.lower, c.end})
         turn_to(b, pose_.locals_ls[static_cast<std::size_t>(b)].rotation);
+      bone_let_go = true;
     }
     t.given = false;
     t.rung = -1;
     t.target_ms = resting_ms_[static_cast<int>(limb)];
+  }
+  // Letting go of a target the body helped: the body keeps what the help gave it (the spine
+  // and clavicles as turns, the pelvis as a body move), so only the turned bone moves.
+  if (bone_let_go) {
+    for (const BodyHelpReport::BoneTurn& helped : help_.bones)
+      turn_to(helped.bone, pose_.locals_ls[static_cast<std::size_t>(helped.bone)].rotation);
+    body.offset_ms += help_.pelvis_offset_ms;
   }
   turn_to(bone, rotation_ls / len);
   Evaluate();
