@@ -436,7 +436,8 @@ std::array<BodyGoal, 4> PosingSession::BodyGoals(bool follow,
     } else if (follow) {
       glm::vec3 rung_ms(0.0f);
       EndGoal goal;
-      g.contact = true;
+      // Not a contact for the four-contact solve: its placement is not yet continuous enough
+      // over a clip (a trace of the bundled climb pops); a held limb is still helped to reach.
       g.weight = FollowGoal(limb, &rung_ms, &goal);
       g.active = g.weight > 0.0f;
       g.anchored = IsLeg(limb) && g.weight >= 1.0f;
