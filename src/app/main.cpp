@@ -83,6 +83,9 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "FBX...); feet stand on it");
   command->add_option("--ground", request->ground,
                       "on|off: feet stand on the floor and the props (on when there are props)");
+  command->add_option("--body-help", request->body_help,
+                      "on|off: the clavicles, spine and pelvis help a limb that cannot reach, "
+                      "and four contacts place the pelvis (default on; over a scenario's)");
 }
 
 // --trace and --frame: a trace file on the timeline (view and render).

@@ -65,6 +65,13 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
     }
     r.mirror = mode;
   }
+  if (request.body_help) {
+    if (*request.body_help != "on" && *request.body_help != "off") {
+      error->what = "--body-help must be on or off, got '" + *request.body_help + "'";
+      return false;
+    }
+    r.body_help = *request.body_help == "on";
+  }
   if (request.time) {
     if (!std::isfinite(*request.time) || std::abs(*request.time) > 1e30) {
       error->what = "--time must be a finite number of seconds";

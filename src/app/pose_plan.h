@@ -19,15 +19,16 @@
 namespace ikpose::app {
 
 struct PoseRequest {
-  std::filesystem::path scene;        // --scene FILE; empty for none
-  std::vector<std::string> targets;   // "CHAIN=x,y,z", one per --target
-  std::vector<std::string> poles;     // "CHAIN=x,y,z", one per --pole
-  std::vector<std::string> policies;  // "CHAIN=seed|natural|pole" or one policy for every limb
-  std::optional<std::string> clip;    // --clip NAME
-  std::optional<double> time;         // --time T, seconds (needs a clip)
-  std::optional<std::string> mirror;  // --mirror left-to-right|right-to-left|flip
-  std::vector<std::string> props;     // "FILE@x,y,z[,yaw_deg]", one per --prop
-  std::optional<std::string> ground;  // --ground on|off
+  std::filesystem::path scene;           // --scene FILE; empty for none
+  std::vector<std::string> targets;      // "CHAIN=x,y,z", one per --target
+  std::vector<std::string> poles;        // "CHAIN=x,y,z", one per --pole
+  std::vector<std::string> policies;     // "CHAIN=seed|natural|pole" or one policy for every limb
+  std::optional<std::string> clip;       // --clip NAME
+  std::optional<double> time;            // --time T, seconds (needs a clip)
+  std::optional<std::string> mirror;     // --mirror left-to-right|right-to-left|flip
+  std::vector<std::string> props;        // "FILE@x,y,z[,yaw_deg]", one per --prop
+  std::optional<std::string> ground;     // --ground on|off
+  std::optional<std::string> body_help;  // --body-help on|off
 };
 
 struct PosePlan {

@@ -62,6 +62,27 @@ asset::Json MirrorReport(const scene::PosingSession& session) {
   return j;
 }
 
+// How much the body helped the limbs (scene/body_solve.h): per bone its turn, the pelvis
+// offset, and each limb's pull.
+asset::Json BodyHelpJson(const scene::PosingSession& session) {
+  const scene::BodyHelpReport& help = session.body_help_report();
+  asset::Json bones = asset::Json::array();
+  for (const scene::BodyHelpReport::BoneTurn& turn : help.bones) {
+    bones.push_back({{"name", session.model().skeleton.names[static_cast<std::size_t>(turn.bone)]},
+                     {"deg", asset::Clean(turn.deg)}});
+  }
+  asset::Json pull = asset::Json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    if (session.target(limb).available)
+      pull[std::string(anim::LimbName(limb))] = session.target(limb).pull_body;
+  }
+  return {{"enabled", session.body_help},
+          {"four_contacts", help.four_contacts},
+          {"pelvis_offset", asset::ToJson(help.pelvis_offset_ms)},
+          {"bones", bones},
+          {"pull", pull}};
+}
+
 }  // namespace
 
 std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session) {
@@ -94,6 +115,7 @@ asset::Json SessionReport(const scene::PosingSession& session) {
                         {"follows_clip", session.ladder_follows_clip}};
   }
   AddWorldReport(session, report);
+  report["body_help"] = BodyHelpJson(session);
   return report;
 }
 

@@ -63,6 +63,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     target.from_rest = limb.from_rest;
     if (limb.pinned) target.pinned = *limb.pinned;
     target.grip = limb.grip;
+    target.pull_body = limb.pull_body;
   }
   if (scenario.body) session.body = *scenario.body;
   for (const auto& [name, turn] : scenario.bone_turns) {
@@ -74,6 +75,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
     session.bone_turns_ls[static_cast<std::size_t>(bone)] = turn;
   }
   session.mirror = scenario.mirror;
+  if (scenario.body_help) session.body_help = *scenario.body_help;
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
@@ -208,6 +210,7 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
   if (!ApplyPoints(request, *session, error)) return nullptr;
   if (request.mirror) session->mirror = *request.mirror;
+  if (request.body_help) session->body_help = *request.body_help;
   session->Evaluate();
   if (!AllSolved(*session, error)) return nullptr;
   return session;

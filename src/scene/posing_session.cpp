@@ -148,6 +148,7 @@ bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
     const auto i = static_cast<std::size_t>(b);
     bone_turns_ls[i] = glm::normalize(glm::inverse(clip_ls[i].rotation) * wanted_ls);
   };
+  bool bone_let_go = false;
   for (anim::Limb limb : anim::kLimbs) {
     const anim::LimbChain& c = chain(limb);
     LimbTarget& t = target(limb);
@@ -157,10 +158,18 @@ bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
     if (placed(limb) && t.enabled) {
       for (int b : {c.upper, c.lower, c.end})
         turn_to(b, pose_.locals_ls[static_cast<std::size_t>(b)].rotation);
+      bone_let_go = true;
     }
     t.given = false;
     t.rung = -1;
     t.target_ms = resting_ms_[static_cast<int>(limb)];
+  }
+  // Letting go of a target the body helped: the body keeps what the help gave it (the spine
+  // and clavicles as turns, the pelvis as a body move), so only the turned bone moves.
+  if (bone_let_go) {
+    for (const BodyHelpReport::BoneTurn& helped : help_.bones)
+      turn_to(helped.bone, pose_.locals_ls[static_cast<std::size_t>(helped.bone)].rotation);
+    body.offset_ms += help_.pelvis_offset_ms;
   }
   turn_to(bone, rotation_ls / len);
   Evaluate();
@@ -212,9 +221,10 @@ void PosingSession::Evaluate() {
   anim::UpdateModels(model_->skeleton, base_);
   // A pinned hand or foot rests where the clip has it before the body moves: it holds.
   const bool body_moved = body != BodyMove{};
+  // (Also when the body did not move: the body help may move the pelvis.)
   std::array<glm::vec3, 4> before_body_ms{};
   for (anim::Limb limb : anim::kLimbs) {
-    if (body_moved && target(limb).available) {
+    if (target(limb).available) {
       before_body_ms[static_cast<int>(limb)] = anim::EndPositionMs(chain(limb), base_);
     }
   }
@@ -225,15 +235,33 @@ void PosingSession::Evaluate() {
   const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
+    if (t.available && !t.given && t.target_ms != resting_ms_[static_cast<int>(limb)])
+      t.given = true;  // moved since it was put to rest
+  }
+  help_ = {};
+  if (body_help) {
+    ContactPlane plane;
+    if (ladder_enabled && ladder_now_.Valid()) {
+      // The rungs' plane, its normal toward the climber.
+      plane.valid = true;
+      plane.point_ms = ladder_now_.base_ms;
+      plane.normal_ms =
+          glm::vec3(0.0f, 0.0f, BodyPositionMs().z < ladder_now_.base_ms.z ? -1.0f : 1.0f);
+    }
+    help_ = SolveBodyHelp(*model_, body_bone_, BodyGoals(follow, before_body_ms), plane, pose_);
+  }
+  const bool body_held = body_moved || help_.moved_pelvis();
+  for (anim::Limb limb : anim::kLimbs) {
+    LimbTarget& t = target(limb);
     anim::ChainSolveResult& result = results_[static_cast<int>(limb)];
     result = {};
     if (!t.available) continue;
     glm::vec3& resting = resting_ms_[static_cast<int>(limb)];
     if (!t.given && t.target_ms != resting) t.given = true;  // moved since it was put to rest
-    const bool holds = t.pinned && body_moved;  // resting, but held against the body's move
+    const bool holds = t.pinned && body_held;  // resting, but held against the body's move
     if (!t.given) {
       resting =
-          holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), base_);
+          holds ? before_body_ms[static_cast<int>(limb)] : anim::EndPositionMs(chain(limb), pose_);
       const FootContact& on = ground_.feet[static_cast<int>(limb)];
       if (on.moves()) resting = on.ankle_target_ms;  // it stands on (steps over) the ground
       t.target_ms = resting;
@@ -370,8 +398,8 @@ void PosingSession::ScrollLadder() {
   ladder_now_.base_ms.y += shift;
 }
 
-anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarget& t) {
-  if (!HasRungShape(limb)) return {};
+float PosingSession::FollowGoal(anim::Limb limb, glm::vec3* rung_ms, EndGoal* goal) const {
+  if (!HasRungShape(limb)) return 0.0f;
   const int i = static_cast<int>(limb);
   const bool leg = IsLeg(limb);
   const glm::vec3 end = anim::EndPositionMs(chain(limb), base_);
@@ -379,17 +407,52 @@ anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarg
   glm::vec3 probe = end;
   probe.y += leg ? -(feet_[i].ankle_from_ball_ms.y + ladder_now_.rung_radius)
                  : 0.5f * hands_[i].palm_length;
-  LimbTarget on = t;
-  on.target_ms = RungPoint(ladder_now_, limb, ladder_now_.NearestRung(probe), end);
+  *rung_ms = RungPoint(ladder_now_, limb, ladder_now_.NearestRung(probe), end);
   // Blended in over the last third of a rung: full within a tenth of a spacing of the hold.
-  const EndGoal goal = RungGoal(limb, on.target_ms);
+  *goal = RungGoal(limb, *rung_ms);
   const float s = ladder_now_.rung_spacing;
-  const float weight =
-      std::clamp((0.35f * s - glm::length(goal.end_target_ms - end)) / (0.25f * s), 0.0f, 1.0f);
+  return std::clamp((0.35f * s - glm::length(goal->end_target_ms - end)) / (0.25f * s), 0.0f, 1.0f);
+}
+
+anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarget& t) {
+  LimbTarget on = t;
+  EndGoal goal;
+  const float weight = FollowGoal(limb, &on.target_ms, &goal);
   if (weight <= 0.0f) return {};
   anim::ChainSolveResult result = SolveToGoal(limb, on, goal, weight);
   result.grip_weight = weight;
   return result;
+}
+
+std::array<BodyGoal, 4> PosingSession::BodyGoals(bool follow,
+                                                 const std::array<glm::vec3, 4>& held_ms) const {
+  std::array<BodyGoal, 4> goals{};
+  for (anim::Limb limb : anim::kLimbs) {
+    const int i = static_cast<int>(limb);
+    const LimbTarget& t = target(limb);
+    BodyGoal& g = goals[static_cast<std::size_t>(i)];
+    if (!t.available || !t.enabled || Mirrored(limb)) continue;
+    g.pull = std::clamp(t.pull_body, 0.0f, 1.0f);
+    if (t.given) {
+      g.active = g.contact = true;
+      g.anchored = IsLeg(limb);
+      const bool on_rung = t.grip && t.rung >= 0 && ladder_enabled && HasRungShape(limb);
+      g.end_ms = on_rung ? RungGoal(limb, t.target_ms).end_target_ms : t.target_ms;
+    } else if (follow) {
+      glm::vec3 rung_ms(0.0f);
+      EndGoal goal;
+      // Not a contact for the four-contact solve: its placement is not yet continuous enough
+      // over a clip (a trace of the bundled climb pops); a held limb is still helped to reach.
+      g.weight = FollowGoal(limb, &rung_ms, &goal);
+      g.active = g.weight > 0.0f;
+      g.anchored = IsLeg(limb) && g.weight >= 1.0f;
+      g.end_ms = goal.end_target_ms;
+    } else if (t.pinned && IsLeg(limb)) {
+      g.anchored = true;  // a standing foot holds where it is
+      g.end_ms = held_ms[static_cast<std::size_t>(i)];
+    }
+  }
+  return goals;
 }
 
 glm::vec3 PosingSession::BodyPositionMs() const {

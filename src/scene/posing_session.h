@@ -27,6 +27,7 @@
 #include "anim/chains.h"
 #include "anim/mirror.h"
 #include "anim/model.h"
+#include "scene/body_solve.h"
 #include "scene/grip.h"
 #include "scene/ground_contact.h"
 #include "scene/ladder.h"
@@ -53,6 +54,9 @@ struct LimbTarget {
   // the target being the grip's centre on the axis) and a foot stands on it (sole flat, the
   // ball of the foot on the target at the rung's top). Off: the target is the wrist or ankle.
   bool grip = true;
+  // How much this limb may draw the body (clavicle, spine, pelvis) when it cannot reach its
+  // target alone, 0..1 (scene/body_solve.h); the session's body_help switches it all off.
+  float pull_body = 1.0f;
 
   bool operator==(const LimbTarget&) const = default;
 };
@@ -125,6 +129,11 @@ class PosingSession {
   // Every turn back to identity.
   void ResetBoneTurns();
   bool HasBoneTurns() const;
+  // The body helps a limb that cannot reach (and four contacts place the pelvis): on by
+  // default; each limb's pull_body scales its share.
+  bool body_help = true;
+  // What the help did in the last Evaluate (nothing when off or not needed).
+  const BodyHelpReport& body_help_report() const { return help_; }
   // Mirrors the solved pose across the character's own plane, after every target is solved.
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
 
@@ -220,6 +229,10 @@ class PosingSession {
   // solve, the heights reached and the bones inside props.
   void PlanGroundContact(const std::array<glm::vec3, 4>& resting_ms);
   void MeasureGroundContact();
+  // Where FollowRung sends the limb: the rung point, the end's goal and its blend (0: none).
+  float FollowGoal(anim::Limb limb, glm::vec3* rung_ms, EndGoal* goal) const;
+  // Each limb's goal for the body help this frame (before the limbs are solved).
+  std::array<BodyGoal, 4> BodyGoals(bool follow, const std::array<glm::vec3, 4>& held_ms) const;
 
   const anim::Model* model_;
   std::shared_ptr<const RigFacts> facts_;
@@ -237,6 +250,7 @@ class PosingSession {
   Ladder ladder_bvh_of_;                          // the ladder it was built for
   GroundReport ground_;
   std::vector<ChainTarget> extra_;
+  BodyHelpReport help_;
   anim::MirrorMap mirror_map_;
   std::vector<anim::Transform> start_ls_;
   anim::Pose rest_;

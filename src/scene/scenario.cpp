@@ -91,6 +91,8 @@ LimbSetting ParseLimb(const Json& j, const std::string& field, bool leg) {
       limb.pinned = Bool(value, f);
     } else if (key == "grip") {
       limb.grip = Bool(value, f);
+    } else if (key == "pull_body") {
+      limb.pull_body = Unit(value, f);
     } else if (key == "policy") {
       if (!value.is_string() || !anim::ParsePolicy(value.get<std::string>(), &limb.options.policy))
         throw FieldError{f + " must be \"seed\", \"natural\" or \"pole\""};
@@ -302,6 +304,8 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
         }
       } else if (key == "body") {
         s.body = ParseBody(value);
+      } else if (key == "body_help") {
+        s.body_help = Bool(value, "body_help");
       } else if (key == "bone_turns") {
         s.bone_turns = ParseBoneTurns(value);
       } else if (key == "mirror") {
@@ -357,6 +361,7 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     if (limb.options.swivel_range_deg > 0.0f) out["swivel_deg"] = limb.options.swivel_range_deg;
     if (limb.pinned) out["pinned"] = *limb.pinned;
     if (!limb.grip) out["grip"] = false;
+    if (limb.pull_body != 1.0f) out["pull_body"] = limb.pull_body;
     if (o.use_limits)
       out["limits"] = {{"min_deg", o.limits.min_deg}, {"max_deg", o.limits.max_deg}};
     limbs[std::string(anim::LimbName(l))] = out;
@@ -371,6 +376,7 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     for (const auto& [name, q] : scenario.bone_turns) turns[name] = {q.x, q.y, q.z, q.w};
     j["bone_turns"] = turns;
   }
+  if (scenario.body_help) j["body_help"] = *scenario.body_help;
   if (scenario.mirror != anim::MirrorMode::kOff) {
     j["mirror"] = std::string(anim::MirrorModeName(scenario.mirror));
   }
@@ -419,6 +425,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     limb.from_rest = target.from_rest;
     limb.pinned = target.pinned;
     limb.grip = target.grip;
+    limb.pull_body = target.pull_body;
   }
   s.ladder = session.ladder;
   s.ladder_enabled = session.ladder_enabled;
@@ -440,6 +447,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
   if (!session.floor) s.floor = false;
   const bool default_ground = session.world && !session.world->props().empty();
   if (session.ground != default_ground) s.ground = session.ground;
+  if (!session.body_help) s.body_help = false;
   return s;
 }
 

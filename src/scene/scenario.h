@@ -8,9 +8,10 @@
 //    "limbs": {"left_leg": {"target": [0.1, 0.4, 0.3], "pole": [0.1, 0.5, 1.0],
 //                           "limits": {"min_deg": 5, "max_deg": 150}, "soften": 0.9,
 //                           "weight": 1, "end_rotation": "keep_model", "from_rest": false,
-//                           "enabled": true, "policy": "pole", "swivel_deg": 45}},
+//                           "enabled": true, "policy": "pole", "swivel_deg": 45,
+//                           "pull_body": 0.5}},
 //    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]}, "mirror": "left-to-right",
-//    "bone_turns": {"Head": [0, 0.38, 0, 0.92]},
+//    "bone_turns": {"Head": [0, 0.38, 0, 0.92]}, "body_help": true,
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
 //               "snap": true, "fit_body": true, "follow_clip": false},
@@ -37,6 +38,7 @@ struct LimbSetting {
   bool from_rest = false;
   std::optional<bool> pinned;  // absent: the limb's default (feet pinned)
   bool grip = true;            // on a rung: grip (hands) or stand (feet)
+  float pull_body = 1.0f;      // LimbTarget::pull_body
 };
 
 struct Scenario {
@@ -48,6 +50,7 @@ struct Scenario {
   // PosingSession::bone_turns_ls by bone name (x, y, z, w), turned bones only.
   std::vector<std::pair<std::string, glm::quat>> bone_turns;
   anim::MirrorMode mirror = anim::MirrorMode::kOff;  // applied after every target is solved
+  std::optional<bool> body_help;                     // PosingSession::body_help; absent: on
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;          // put hands and feet on the nearest rungs after loading

@@ -220,6 +220,10 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
       ImGui::SameLine();
       ImGui::Checkbox(scene::IsLeg(limb) ? "stand on rung" : "grip rung", &target.grip);
     }
+    ImGui::SliderFloat("pull body", &target.pull_body, 0.0f, 1.0f, "%.2f");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("beyond reach: how far the clavicle, spine and pelvis help (0: not)");
+    }
     if (placed) target.given = true;
     if (solved && ImGui::TreeNode("details")) {
       LimbDetails(result, m_per_unit);
@@ -534,6 +538,18 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   }
   if (ImGui::CollapsingHeader("Body")) {
     ImGui::TextDisabled("drag the pelvis handle; pinned targets hold");
+    ImGui::Checkbox("body helps the limbs", &session->body_help);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "a limb that cannot reach draws the clavicle, spine, then pelvis; four contacts "
+          "place the pelvis");
+    }
+    const scene::BodyHelpReport& help = session->body_help_report();
+    if (help.moved_pelvis() || !help.bones.empty()) {
+      ImGui::TextDisabled("helped: pelvis %.3f, %d bone(s)",
+                          static_cast<double>(glm::length(help.pelvis_offset_ms)),
+                          static_cast<int>(help.bones.size()));
+    }
     scene::BodyMove& body = session->body;
     ImGui::DragFloat3("offset", &body.offset_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
     glm::vec3 euler = glm::degrees(glm::eulerAngles(body.turn_ms));

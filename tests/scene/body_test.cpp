@@ -116,6 +116,9 @@ TEST(Body, ScenarioFilesKeepTheBodyAndThePins) {
 TEST(Body, StepUpMovesTheBodyOneRungUp) {
   const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
+  // The fit (or step) itself; with the body help on, four contacts then refine the pelvis
+  // (scene/body_solve.h, tested in body_help_test.cpp).
+  session.body_help = false;
   session.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
   session.ladder_enabled = true;
   session.SnapToRungs();
@@ -130,6 +133,9 @@ TEST(Body, StepUpMovesTheBodyOneRungUp) {
 TEST(Body, FitToTheLadderPutsThePelvisBehindTheRungsAboveTheFeet) {
   const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
+  // The fit (or step) itself; with the body help on, four contacts then refine the pelvis
+  // (scene/body_solve.h, tested in body_help_test.cpp).
+  session.body_help = false;
   session.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
   session.ladder_enabled = true;
   session.SnapToRungs();

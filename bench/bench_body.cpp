@@ -1,0 +1,82 @@
+// A whole-body solve per frame on the bundled character: both hands placed beyond their reach
+// (the clavicles, spine and pelvis help) and both feet placed (four contacts place the pelvis
+// and spine), then the four limbs solved; beside it the same frame with the help off, and a
+// single hand's over-reach. The session's Evaluate is the frame (clip sampled, help, limbs).
+//   build/release/bench/bench_body [--benchmark_repetitions=5]
+#include <benchmark/benchmark.h>
+
+#include <memory>
+
+#include "asset/load_model.h"
+#include "bench_model.h"
+#include "scene/posing_session.h"
+
+namespace {
+
+using namespace ikpose;
+
+struct Fixture {
+  anim::Model model;
+  std::unique_ptr<scene::PosingSession> session;
+  bool ok = false;
+  std::string error;
+
+  explicit Fixture(bool four_limbs) {
+    ok = asset::TryLoadModel(BenchModelPath(), &model, &error);
+    if (!ok) return;
+    session = std::make_unique<scene::PosingSession>(model);
+    session->ResetTargets();
+    for (anim::Limb limb : anim::kLimbs) {
+      scene::LimbTarget& t = session->target(limb);
+      if (!t.available) continue;
+      const anim::LimbChain& chain = session->chain(limb);
+      const float length = chain.upper_length + chain.lower_length;
+      const glm::vec3 root = anim::PositionMs(session->rest_pose(), chain.upper);
+      if (!scene::IsLeg(limb)) {
+        // 1.2 arm lengths forward of the shoulder, a little down.
+        t.target_ms = root + 1.2f * length * glm::normalize(glm::vec3(0.f, -0.2f, 1.f));
+        t.given = true;
+      } else if (four_limbs) {
+        t.target_ms += glm::vec3(0.f, 0.05f, 0.1f * length);  // a small step forward
+        t.given = true;
+      }
+    }
+  }
+};
+
+void Run(benchmark::State& state, bool four_limbs, bool help) {
+  Fixture f(four_limbs);
+  if (!f.ok) {
+    state.SkipWithError(f.error.c_str());
+    return;
+  }
+  f.session->body_help = help;
+  for (auto _ : state) {
+    f.session->Evaluate();
+    benchmark::DoNotOptimize(f.session->pose().models_ms.data());
+  }
+  state.counters["pelvis_offset"] = glm::length(f.session->body_help_report().pelvis_offset_ms);
+  state.counters["bones_turned"] = static_cast<double>(f.session->body_help_report().bones.size());
+}
+
+// Four contacts with both hands beyond reach: the whole-body solve.
+void BM_BodyFourLimbs(benchmark::State& state) {
+  Run(state, true, true);
+}
+BENCHMARK(BM_BodyFourLimbs)->Unit(benchmark::kMicrosecond);
+
+// The same frame with the body help off (the limbs alone).
+void BM_BodyFourLimbsHelpOff(benchmark::State& state) {
+  Run(state, true, false);
+}
+BENCHMARK(BM_BodyFourLimbsHelpOff)->Unit(benchmark::kMicrosecond);
+
+// Both hands beyond reach, feet standing: clavicle, spine, then pelvis.
+void BM_BodyTwoHandsOverReach(benchmark::State& state) {
+  Run(state, false, true);
+}
+BENCHMARK(BM_BodyTwoHandsOverReach)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

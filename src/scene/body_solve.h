@@ -1,0 +1,103 @@
+// Body help: the clavicle, spine and pelvis move so that a limb reaches what its two bones
+// cannot, and four held contacts (both hands and both feet) place the pelvis and spine.
+//
+// What, run on the pose after the clip and the body move and before the limbs are solved:
+//   1. Four contacts (every limb placed or holding a rung): the pelvis offset and one spine
+//      bend (a rotation spread evenly over the spine bones) are found together by a few damped
+//      Gauss-Newton steps that bring every limb near a comfortable fraction of its length
+//      (kComfortFraction), keep every limb within reach, keep the predicted knees on the
+//      climber's side of the contacts' plane (a ladder's rungs) and the pelvis near a third of
+//      a leg from it, and move as little as that allows. Each contact counts by how firmly it
+//      holds (a clip's limb blending onto a rung counts by its blend), so the pelvis moves
+//      smoothly as holds change.
+//   2. A foot target beyond reach shifts the pelvis toward it (lower, usually), as little as
+//      needed, while every other held foot stays within its leg's reach.
+//   3. A hand target beyond reach draws, in order and each only as far as still needed: the
+//      clavicle (turned toward the target, up to its range), the spine (the same turn spread
+//      over its bones, each within its swing and twist range), then the pelvis (shifted toward
+//      the target while the held feet stay within reach: it drops when the legs must bend).
+// Each limb's "pull body" weight (0..1) scales the help it asks for; 0 asks none.
+// The turns are rotations about the bones' own joints and the pelvis moves by translation, so
+// no bone changes length. Feet held by the caller (given or pinned) are solved afterwards on
+// their targets, which the pelvis move does not carry.
+// Why: a straight arm that stops short of its target, or a climber hanging back from the
+// ladder with folded arms, is what a rigid torso gives; people lean, reach and drop their hips.
+// Deterministic and closed-form per step (bisection on one fraction, projections onto balls),
+// a few microseconds a frame, so every frame of the viewer and `trace` can run it.
+// Limits: the ranges are those of the help (about the pose the clip gives), not of the joint
+// from its rest; a parent bone with non-uniform scale turns its children's turns slightly. A
+// rig without a pelvis gets no help; without clavicles or spine, the stages it lacks are
+// skipped. Two hands pulling opposite ways share the spine: the second may leave the first
+// short, and its report then says too far.
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "anim/model.h"
+
+namespace ikpose::scene {
+
+// How far the help may turn each part and what counts as comfortable: one table, its values
+// (and why) in body_solve.cpp.
+struct BodyHelpTable {
+  // A limb helped when its target is further than this fraction of its length, and brought
+  // to it (the same, so that the help starts continuously as a target moves out).
+  float reach_fraction;
+  float clavicle_swing_deg;  // the clavicle's turn
+  float spine_swing_deg;     // the whole spine's bend (spread over its bones)
+  float spine_twist_deg;     // the whole spine's axial turn (spread over its bones)
+  // Four contacts: a natural bend (root to end over the limb's length) per arm and leg.
+  float arm_comfort;
+  float leg_comfort;
+  float plane_distance;  // pelvis from the contacts' plane, in leg lengths
+  float knee_clearance;  // knees this far (leg lengths) on the climber's side of it
+  // How much each wish counts against the others (residual weights).
+  float arm_weight;
+  float leg_weight;
+  float reach_weight;  // past 0.985 of a limb's length
+  float knee_weight;
+  float plane_weight;
+  float lateral_weight;  // sideways pelvis shift, per leg length
+  float shift_weight;    // any other pelvis shift, per leg length
+  float bend_weight;     // spine bend, per its range
+};
+extern const BodyHelpTable kBodyHelp;
+
+// One limb's goal for the body solve.
+struct BodyGoal {
+  bool active = false;    // its end is sent to end_ms this frame
+  bool contact = false;   // placed by the user or holding a rung
+  bool anchored = false;  // a foot that must stay at end_ms when the pelvis moves
+  glm::vec3 end_ms{0.f};
+  float weight = 1.f;  // how firmly it holds: a clip's limb blending onto a rung counts less
+  float pull = 1.f;    // LimbTarget::pull_body
+};
+
+// A plane the body stays behind: through `point_ms`, `normal_ms` (unit) toward the climber.
+struct ContactPlane {
+  bool valid = false;
+  glm::vec3 point_ms{0.f};
+  glm::vec3 normal_ms{0.f, 0.f, -1.f};
+};
+
+struct BodyHelpReport {
+  bool four_contacts = false;  // the four-contact solve placed the pelvis
+  glm::vec3 pelvis_offset_ms{0.f};
+  struct BoneTurn {
+    int bone = -1;
+    float deg = 0.f;  // the angle of its turn
+  };
+  std::vector<BoneTurn> bones;  // clavicles and spine bones the help turned, skeleton order
+  bool moved_pelvis() const { return pelvis_offset_ms != glm::vec3(0.f); }
+};
+
+// `pelvis` is the body bone (it is moved by translation); `goals` are indexed by anim::Limb.
+// `pose.models_ms` must be up to date; they are kept up to date.
+BodyHelpReport SolveBodyHelp(const anim::Model& model, int pelvis,
+                             const std::array<BodyGoal, 4>& goals, const ContactPlane& plane,
+                             anim::Pose& pose);
+
+}  // namespace ikpose::scene

@@ -1,0 +1,163 @@
+// The body helps, through the real program: `pose --target` a hand 1.2 arm lengths from its
+// shoulder lands on its target within 1% of the body's height, with the feet where they were
+// and no bone longer or shorter, on the bundled character and the shared ones (skipped when
+// absent); `--body-help off` leaves it short. The ladder scene (four contacts): no leg more than
+// 1 cm short of its rung, arms nearer straight than folded, knees on the climber's side of the
+// rungs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run_program.h"
+
+namespace ikpose::test {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct V {
+  double x = 0, y = 0, z = 0;
+};
+V At(const json& a) {
+  return {a[0].get<double>(), a[1].get<double>(), a[2].get<double>()};
+}
+V operator+(V a, V b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+V operator-(V a, V b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
+V operator*(double s, V a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
+double Length(V a) {
+  return std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+}
+V Unit(V a) {
+  return (1.0 / Length(a)) * a;
+}
+V Cross(V a, V b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+
+fs::path Model(const std::string& file) {
+  if (file.empty()) return fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb";
+  const fs::path path = fs::path(IKPOSE_SOURCE_DIR) / ".." / "shared" / "models" / file;
+  return fs::exists(path) ? path.lexically_normal() : fs::path();
+}
+
+std::map<std::string, V> BonePositions(const json& bones, const char* field) {
+  std::map<std::string, V> out;
+  for (const json& b : bones) out[b["name"].get<std::string>()] = At(b[field]);
+  return out;
+}
+
+void CheckOverReach(const std::string& file, bool both_arms) {
+  const fs::path model = Model(file);
+  if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
+  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const json in = json::parse(info.out);
+  const double height = in["height"].get<double>();
+  const V forward = At(in["forward"]);
+  const V left = Unit(Cross(V{0, 1, 0}, forward));
+  const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
+  for (const char* arm : {"left_arm", "right_arm"}) {
+    if (!both_arms && std::string(arm) == "right_arm") continue;
+    const json& chain = in["chains"][arm];
+    const double length = chain["lengths"][0].get<double>() + chain["lengths"][1].get<double>();
+    const V shoulder = rest.at(chain["joints"][0].get<std::string>());
+    const V out = std::string(arm) == "left_arm" ? left : -1.0 * left;
+    const std::pair<const char*, V> directions[] = {
+        {"forward", forward},
+        {"sideways", out},
+        {"forward and down", Unit(forward + V{0, -0.5, 0})}};
+    for (const auto& [name, d] : directions) {
+      SCOPED_TRACE(file + " " + arm + " " + name);
+      const V t = shoulder + 1.2 * length * d;
+      const std::string target = std::string(arm) + "=" + std::to_string(t.x) + "," +
+                                 std::to_string(t.y) + "," + std::to_string(t.z);
+      const ProgramResult r = RunIkpose({"pose", model.string(), "--target", target, "--json"});
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const json j = json::parse(r.out);
+      EXPECT_LT(j["chains"][arm]["error"].get<double>(), 0.01 * height) << "on its target";
+      EXPECT_FALSE(j["body_help"]["bones"].empty()) << "the body helped";
+      const std::map<std::string, V> now = BonePositions(j["bones"], "position_ms");
+      for (const char* leg : {"left_leg", "right_leg"}) {
+        if (!in["chains"].contains(leg)) continue;
+        const std::string foot = in["chains"][leg]["joints"][2].get<std::string>();
+        EXPECT_LT(Length(now.at(foot) - rest.at(foot)), 1e-3 * height) << foot << " stayed";
+      }
+      // No bone changed length: every bone's distance from its parent is the rest one.
+      for (std::size_t b = 0; b < in["bones"].size(); ++b) {
+        const int parent = in["bones"][b]["parent"].get<int>();
+        // The pelvis may move by translation (from its parent, which is no bone of the body).
+        if (parent < 0 || in["bones"][b]["name"] == in["humanoid"]["pelvis"]) continue;
+        const std::string bone = in["bones"][b]["name"].get<std::string>();
+        const std::string up = in["bones"][static_cast<std::size_t>(parent)]["name"];
+        const double before = Length(rest.at(bone) - rest.at(up));
+        const double after = Length(now.at(bone) - now.at(up));
+        EXPECT_NEAR(after, before, 1e-4 * height) << bone;
+      }
+      if (std::string(name) == "forward") {
+        const ProgramResult off =
+            RunIkpose({"pose", model.string(), "--target", target, "--json", "--body-help", "off"});
+        ASSERT_EQ(off.exit_code, 0) << off.err;
+        EXPECT_GT(json::parse(off.out)["chains"][arm]["error"].get<double>(), 0.1 * length)
+            << "off: the arm alone stops short";
+      }
+    }
+  }
+}
+
+TEST(BodyHelpCli, OverReachBundled) {
+  CheckOverReach("", true);
+}
+TEST(BodyHelpCli, OverReachHumanMale) {
+  CheckOverReach("Mesh2MotionHumanMale/human-male.glb", false);
+}
+TEST(BodyHelpCli, OverReachMaleBaseMesh) {
+  CheckOverReach("MaleBaseMesh/male_base_mesh.glb", false);
+}
+TEST(BodyHelpCli, OverReachRobot) {
+  CheckOverReach("QuaterniusRobot/robot.glb", false);
+}
+TEST(BodyHelpCli, OverReachCesiumMan) {
+  CheckOverReach("CesiumMan/CesiumMan.glb", false);
+}
+
+// The climber faces +z; the rungs' plane is z = the ladder's base.
+void CheckClimber(const json& j, const std::string& when) {
+  SCOPED_TRACE(when);
+  const double rungs_z = j["ladder"]["base_ms"][2].get<double>();
+  EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
+  for (const auto& [limb, c] : j["chains"].items()) {
+    SCOPED_TRACE(limb);
+    const bool held = !c.contains("grip_weight");
+    if (limb.find("leg") != std::string::npos) {
+      if (held && c["reach"] == "too_far") {
+        EXPECT_LT(c["error"].get<double>(), 0.01) << "a leg at most 1 cm short of its rung";
+      }
+      EXPECT_LT(At(c["b"]).z, rungs_z) << "the knee on the climber's side of the rungs";
+    } else if (held) {
+      EXPECT_GT(180.0 - c["knee_bend_deg"].get<double>(), 120.0) << "the elbow open past 120";
+    }
+  }
+}
+
+// The bundled ladder scene: four contacts place the pelvis and spine.
+TEST(BodyHelpCli, TheLadderClimberReaches) {
+  const fs::path still = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder.json";
+  const ProgramResult r = RunIkpose({"pose", "--scene", still.string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CheckClimber(json::parse(r.out), "ladder.json");
+}
+
+}  // namespace
+}  // namespace ikpose::test
