@@ -113,6 +113,16 @@ void UpdateSubtree(const Skeleton& skeleton, int root, Pose& pose) {
   }
 }
 
+void ShiftBoneMs(const Skeleton& skeleton, int bone, const glm::vec3& offset_ms, Pose& pose) {
+  const auto b = static_cast<std::size_t>(bone);
+  const int parent = skeleton.parents[b];
+  pose.locals_ls[b].translation +=
+      parent >= 0
+          ? glm::inverse(glm::mat3(pose.models_ms[static_cast<std::size_t>(parent)])) * offset_ms
+          : offset_ms;
+  UpdateSubtree(skeleton, bone, pose);
+}
+
 void BuildPalette(const Skin& skin, std::span<const glm::mat4> models_ms,
                   std::span<glm::mat4> palette) {
   for (std::size_t k = 0; k < skin.joints.size(); ++k) {

@@ -79,6 +79,8 @@ inline void UpdateModels(const Skeleton& skeleton, Pose& pose) {
 }
 // Recomputes the model matrices of `root` and all its descendants only.
 void UpdateSubtree(const Skeleton& skeleton, int root, Pose& pose);
+// Moves `bone`'s joint by `offset_ms` (model space) in `pose`; its descendants follow.
+void ShiftBoneMs(const Skeleton& skeleton, int bone, const glm::vec3& offset_ms, Pose& pose);
 
 // Joint position (the translation of the model matrix).
 inline glm::vec3 PositionMs(const Pose& pose, int bone) {

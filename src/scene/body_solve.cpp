@@ -55,18 +55,6 @@ void TurnBoneMs(const anim::Skeleton& skeleton, int bone, const glm::quat& turn_
   anim::UpdateSubtree(skeleton, bone, pose);
 }
 
-// Moves `bone`'s joint by `offset_ms`; its descendants follow.
-void ShiftBoneMs(const anim::Skeleton& skeleton, int bone, const glm::vec3& offset_ms,
-                 anim::Pose& pose) {
-  const auto b = static_cast<std::size_t>(bone);
-  const int parent = skeleton.parents[b];
-  pose.locals_ls[b].translation +=
-      parent >= 0
-          ? glm::inverse(glm::mat3(pose.models_ms[static_cast<std::size_t>(parent)])) * offset_ms
-          : offset_ms;
-  anim::UpdateSubtree(skeleton, bone, pose);
-}
-
 // The swing of `q` about `axis` held to `swing_max`, its twist to `twist_max` (radians).
 glm::quat ClampTurn(const glm::quat& q, const glm::vec3& axis, float swing_max, float twist_max) {
   const ik::SwingTwist st = ik::DecomposeSwingTwist(q, axis);
@@ -237,7 +225,7 @@ class BodySolver {
 
   void ShiftPelvis(const glm::vec3& offset_ms) {
     if (offset_ms == glm::vec3(0.f)) return;
-    ShiftBoneMs(model_.skeleton, pelvis_, offset_ms, pose_);
+    anim::ShiftBoneMs(model_.skeleton, pelvis_, offset_ms, pose_);
     report_.pelvis_offset_ms += offset_ms;
     spine_.Measure(map_, pose_);
   }

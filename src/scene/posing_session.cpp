@@ -80,30 +80,21 @@ glm::vec3 RungPoint(const Ladder& ladder, anim::Limb limb, int rung, const glm::
 PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts)
     : model_(&model), facts_(std::move(facts)) {
   if (!facts_ || facts_->bone_count != model.skeleton.size()) facts_ = MeasureRig(model);
-  rest_ = facts_->rest;
   for (anim::Limb limb : anim::kLimbs) {
     target(limb).available = chain(limb).valid();
     target(limb).pinned = IsLeg(limb);
     target(limb).options.level_end = IsLeg(limb);  // a lifted foot lands flat
   }
   body_bone_ = FindBodyBone(model);
-  {
-    const anim::Bounds& bounds = facts_->rest_bounds;
-    floor_y_ = bounds.empty() ? 0.0f : bounds.min.y;
-    height_ = bounds.empty() ? 1.0f : std::max(bounds.max.y - bounds.min.y, 1e-6f);
-  }
-  mirror_map_ = facts_->mirror_map;
-  hands_ = facts_->hands;
-  feet_ = facts_->feet;
-  bone_turns_ls.assign(rest_.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
-  base_ = rest_;
-  pose_ = rest_;
+  bone_turns_ls.assign(facts_->rest.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  base_ = facts_->rest;
+  pose_ = facts_->rest;
   ResetTargets();
 }
 
 void PosingSession::SetStartPose(std::vector<anim::Transform> locals_ls) {
   start_ls_ = std::move(locals_ls);
-  if (start_ls_.size() != rest_.locals_ls.size()) start_ls_.clear();
+  if (start_ls_.size() != facts_->rest.locals_ls.size()) start_ls_.clear();
 }
 
 bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std::string* error) {
@@ -116,7 +107,8 @@ bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std:
   // ResolveChain knows the names (a limb's, a limb's end bone, any bone): a detected limb is
   // its own target, anything else becomes an extra chain.
   ChainTarget extra;
-  if (!anim::ResolveChain(model_->skeleton, rest_, model_->chains, name, &extra.chain, error)) {
+  if (!anim::ResolveChain(model_->skeleton, facts_->rest, model_->chains, name, &extra.chain,
+                          error)) {
     *error = model_->source + ": " + *error;
     return false;
   }
@@ -136,7 +128,7 @@ bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std:
 }
 
 bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
-  const std::size_t n = rest_.locals_ls.size();
+  const std::size_t n = facts_->rest.locals_ls.size();
   if (bone < 0 || static_cast<std::size_t>(bone) >= n) return false;
   const float len = glm::length(rotation_ls);
   if (!std::isfinite(len) || len < 1e-6f) return false;
@@ -203,7 +195,7 @@ void PosingSession::Advance(float seconds) {
 }
 
 void PosingSession::SampleClipPose(std::vector<anim::Transform>& locals_ls) const {
-  locals_ls = start_ls_.empty() ? rest_.locals_ls : start_ls_;
+  locals_ls = start_ls_.empty() ? facts_->rest.locals_ls : start_ls_;
   if (playback.clip >= 0 && playback.clip < static_cast<int>(model_->clips.size())) {
     const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
     anim::SampleClip(clip, anim::ClipTime(clip.duration, clip.loop, playback.time), locals_ls);
@@ -274,40 +266,41 @@ void PosingSession::Evaluate() {
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
     } else if (t.given && t.enabled) {
-      result = SolveTarget(*model_, chain(limb), t, rest_, pose_);
+      result = SolveTarget(*model_, chain(limb), t, facts_->rest, pose_);
     } else if (holds && t.enabled) {
       LimbTarget held = t;  // a held foot stays flat: it keeps its model rotation
       held.options.end_rotation = ik::EndRotation::kKeepModel;
-      result = SolveTarget(*model_, chain(limb), held, rest_, pose_);
+      result = SolveTarget(*model_, chain(limb), held, facts_->rest, pose_);
     }
   }
   for (ChainTarget& extra : extra_) {
     extra.result = {};
     if (extra.target.enabled) {
-      extra.result = SolveTarget(*model_, extra.chain, extra.target, rest_, pose_);
+      extra.result = SolveTarget(*model_, extra.chain, extra.target, facts_->rest, pose_);
     }
   }
-  anim::MirrorPose(model_->skeleton, rest_, mirror_map_, mirror, pose_);
+  anim::MirrorPose(model_->skeleton, facts_->rest, facts_->mirror_map, mirror, pose_);
   MeasureGroundContact();
 }
 
 bool PosingSession::Mirrored(anim::Limb limb) const {
-  return chain(limb).valid() && anim::MirrorWrites(mirror_map_, mirror, chain(limb).end);
+  return chain(limb).valid() && anim::MirrorWrites(facts_->mirror_map, mirror, chain(limb).end);
 }
 
 bool PosingSession::HasRungShape(anim::Limb limb) const {
   const int i = static_cast<int>(limb);
-  return IsLeg(limb) ? feet_[i].valid : hands_[i].valid;
+  return IsLeg(limb) ? facts_->feet[i].valid : facts_->hands[i].valid;
 }
 
 EndGoal PosingSession::RungGoal(anim::Limb limb, const glm::vec3& target_ms) const {
   const int i = static_cast<int>(limb);
-  return IsLeg(limb) ? StandOnRung(feet_[i], target_ms)
-                     : GripRung(hands_[i], target_ms, chains().forward_ms, ladder_now_.rung_radius);
+  return IsLeg(limb)
+             ? StandOnRung(facts_->feet[i], target_ms)
+             : GripRung(facts_->hands[i], target_ms, chains().forward_ms, ladder_now_.rung_radius);
 }
 
 anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
-  if (!HasRungShape(limb)) return SolveTarget(*model_, chain(limb), t, rest_, pose_);
+  if (!HasRungShape(limb)) return SolveTarget(*model_, chain(limb), t, facts_->rest, pose_);
   return SolveToGoal(limb, t, RungGoal(limb, t.target_ms), 1.0f);
 }
 
@@ -320,9 +313,10 @@ anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTar
   on_rung.options.end_rotation = ik::EndRotation::kTarget;
   on_rung.options.target_rotation_ms = goal.rotation_ms;
   on_rung.options.solver.weight *= weight;
-  anim::ChainSolveResult result = SolveTarget(*model_, chain(limb), on_rung, rest_, pose_);
+  anim::ChainSolveResult result = SolveTarget(*model_, chain(limb), on_rung, facts_->rest, pose_);
   if (result.ok && !leg && weight >= 1.0f) {
-    CurlFingers(model_->skeleton, hands_[i], chain(limb).end, ladder_now_.rung_radius, pose_);
+    CurlFingers(model_->skeleton, facts_->hands[i], chain(limb).end, ladder_now_.rung_radius,
+                pose_);
   }
   result.target_ms = t.target_ms;  // the grip point; end_target_ms is where the wrist went
   return result;
@@ -340,9 +334,9 @@ void PosingSession::MeasureClimb() {
   constexpr int kSamples = 64;
   const float dt = clip.duration / kSamples;
   std::vector<std::array<glm::vec3, 4>> ends(kSamples);
-  anim::Pose pose = rest_;
+  anim::Pose pose = facts_->rest;
   for (int k = 0; k < kSamples; ++k) {
-    pose.locals_ls = rest_.locals_ls;
+    pose.locals_ls = facts_->rest.locals_ls;
     anim::SampleClip(clip, static_cast<float>(k) * dt, pose.locals_ls);
     anim::UpdateModels(model_->skeleton, pose);
     for (anim::Limb limb : anim::kLimbs) {
@@ -371,10 +365,10 @@ void PosingSession::MeasureClimb() {
   // The phase from a held foot: its sole rests on a rung's top.
   for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
     const int i = static_cast<int>(limb);
-    if (!chain(limb).valid() || !feet_[i].valid) continue;
+    if (!chain(limb).valid() || !facts_->feet[i].valid) continue;
     for (int k = 0; k < kSamples; ++k) {
       if (std::abs(speed(k, i) + rate) > 0.02f * rate) continue;
-      const float axis_y = ends[k][i].y - feet_[i].ankle_from_ball_ms.y - ladder.rung_radius;
+      const float axis_y = ends[k][i].y - facts_->feet[i].ankle_from_ball_ms.y - ladder.rung_radius;
       climb_.rate = rate;
       climb_.phase = axis_y + rate * static_cast<float>(k) * dt;
       return;
@@ -405,8 +399,8 @@ float PosingSession::FollowGoal(anim::Limb limb, glm::vec3* rung_ms, EndGoal* go
   const glm::vec3 end = anim::EndPositionMs(chain(limb), base_);
   // The rung the clip's hand grips (its axis a little above the wrist) or foot stands on.
   glm::vec3 probe = end;
-  probe.y += leg ? -(feet_[i].ankle_from_ball_ms.y + ladder_now_.rung_radius)
-                 : 0.5f * hands_[i].palm_length;
+  probe.y += leg ? -(facts_->feet[i].ankle_from_ball_ms.y + ladder_now_.rung_radius)
+                 : 0.5f * facts_->hands[i].palm_length;
   *rung_ms = RungPoint(ladder_now_, limb, ladder_now_.NearestRung(probe), end);
   // Blended in over the last third of a rung: full within a tenth of a spacing of the hold.
   *goal = RungGoal(limb, *rung_ms);
@@ -486,8 +480,8 @@ void PosingSession::FitBodyToLadder() {
     if (!t.available) continue;
     feet_y += t.rung >= 0 ? ladder.RestPoint(t.rung, t.target_ms).y : t.target_ms.y;
     leg += chain(limb).upper_length + chain(limb).lower_length;
-    hip_above_feet +=
-        anim::PositionMs(rest_, body_bone_).y - anim::EndPositionMs(chain(limb), rest_).y;
+    hip_above_feet += anim::PositionMs(facts_->rest, body_bone_).y -
+                      anim::EndPositionMs(chain(limb), facts_->rest).y;
     ++feet;
   }
   if (feet == 0) return;

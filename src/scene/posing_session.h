@@ -102,7 +102,7 @@ class PosingSession {
   }
   std::vector<ChainTarget>& extra_chains() { return extra_; }
   const std::vector<ChainTarget>& extra_chains() const { return extra_; }
-  const anim::Pose& rest_pose() const { return rest_; }
+  const anim::Pose& rest_pose() const { return facts_->rest; }
   const anim::Pose& base_pose() const { return base_; }  // start pose + clip, before IK
   const anim::Pose& pose() const { return pose_; }       // after IK
 
@@ -138,7 +138,7 @@ class PosingSession {
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
 
   // The rig's left/right map, mirror plane and rest symmetry check (built once).
-  const anim::MirrorMap& mirror_map() const { return mirror_map_; }
+  const anim::MirrorMap& mirror_map() const { return facts_->mirror_map; }
   // True when the mirror overwrites this limb (its target cannot move it): the right limbs
   // under left-to-right, the left under right-to-left, every limb under flip.
   bool Mirrored(anim::Limb limb) const;
@@ -152,7 +152,7 @@ class PosingSession {
   // What the last Evaluate did to put the feet on the ground, and what is inside a prop.
   const GroundReport& ground_report() const { return ground_; }
   // The height of the floor (the rest pose's lowest point), model space.
-  float floor_y() const { return floor_y_; }
+  float floor_y() const { return facts_->floor_y; }
 
   // The ladder as drawn and snapped to this frame (scrolled when it follows the clip).
   const Ladder& shown_ladder() const { return ladder_now_; }
@@ -239,21 +239,15 @@ class PosingSession {
   std::array<LimbTarget, 4> targets_;
   std::array<anim::ChainSolveResult, 4> results_;
   std::array<glm::vec3, 4> resting_ms_{};
-  std::array<HandShape, 4> hands_;  // arms only
-  std::array<FootShape, 4> feet_;   // legs only
   Ladder ladder_now_;
   ClipClimb climb_;
   int body_bone_ = -1;
-  float floor_y_ = 0.0f;
-  float height_ = 1.0f;                           // the rest pose's, model units
   std::shared_ptr<const SurfaceBvh> ladder_bvh_;  // the shown ladder's solid (penetrations)
   Ladder ladder_bvh_of_;                          // the ladder it was built for
   GroundReport ground_;
   std::vector<ChainTarget> extra_;
   BodyHelpReport help_;
-  anim::MirrorMap mirror_map_;
   std::vector<anim::Transform> start_ls_;
-  anim::Pose rest_;
   anim::Pose base_;
   anim::Pose pose_;
 };

@@ -10,23 +10,9 @@ namespace ikpose::scene {
 
 namespace {
 
-// Lowers `bone` (and everything under it) by `drop` along -Y, model space.
-void LowerBone(const anim::Skeleton& skeleton, int bone, float drop, anim::Pose& pose) {
-  const auto b = static_cast<std::size_t>(bone);
-  const int parent = skeleton.parents[b];
-  glm::vec3 down_ps(0.0f, -drop, 0.0f);
-  if (parent >= 0) {
-    down_ps = glm::vec3(glm::inverse(pose.models_ms[static_cast<std::size_t>(parent)]) *
-                        glm::vec4(down_ps, 0.0f));
-  }
-  pose.locals_ls[b].translation += down_ps;
-  anim::UpdateSubtree(skeleton, bone, pose);
-}
-
-// The first child of the foot: the toe joint whose height the contract holds (-1 for none).
-int ToeOf(const anim::Skeleton& skeleton, int foot) {
-  const std::vector<int> children = skeleton.Children(foot);
-  return children.empty() ? -1 : children.front();
+// The foot's toe joint whose height the contract holds (the humanoid map's; -1 for none).
+int ToeOf(const anim::Model& model, anim::Limb leg) {
+  return model.humanoid.toe(leg == anim::Limb::kLeftLeg ? anim::Side::kLeft : anim::Side::kRight);
 }
 
 }  // namespace
@@ -35,7 +21,7 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
   ground_ = GroundReport{};
   if (!ground || (!floor && !world)) return;
   ground_.active = true;
-  const float scale = height_ / 1.8f;  // the thresholds are for a 1.8 m body
+  const float scale = facts_->height / 1.8f;  // the thresholds are for a 1.8 m body
   const bool body_moved = body != BodyMove{};
   const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
   float drop = 0.0f;
@@ -48,10 +34,10 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     const bool on_rung = t.given && t.rung >= 0 && t.grip && ladder_enabled;
     if (on_rung || (follow && !placed(limb))) continue;
     const anim::LimbChain& c = chain(limb);
-    const int toe = ToeOf(model_->skeleton, c.end);
-    foot.rest_ankle_height = anim::PositionMs(rest_, c.end).y - floor_y_;
+    const int toe = ToeOf(*model_, limb);
+    foot.rest_ankle_height = anim::PositionMs(facts_->rest, c.end).y - facts_->floor_y;
     foot.rest_toe_height =
-        toe >= 0 ? anim::PositionMs(rest_, toe).y - floor_y_ : foot.rest_ankle_height;
+        toe >= 0 ? anim::PositionMs(facts_->rest, toe).y - facts_->floor_y : foot.rest_ankle_height;
     const bool holds = t.pinned && body_moved && !placed(limb);
     const glm::vec3 ankle = placed(limb) ? t.target_ms
                             : holds      ? before_body_ms[static_cast<std::size_t>(i)]
@@ -61,19 +47,19 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     const float reach = c.upper_length + c.lower_length;
     const glm::vec3 from(ankle.x, hip_y, ankle.z);
     int prop = -1;
-    const std::optional<RayHit> hit =
-        GroundBelow(world.get(), floor, floor_y_, from, hip_y - ankle.y + 2.0f * reach, &prop);
+    const std::optional<RayHit> hit = GroundBelow(world.get(), floor, facts_->floor_y, from,
+                                                  hip_y - ankle.y + 2.0f * reach, &prop);
     if (!hit || hit->normal_ms.y <= 0.0f) continue;
     // A placed target is placed against the world: within the band above the surface, or
     // below it. A foot nobody placed stands wherever the surface under it is, up or down,
     // unless its clip lifts it off the floor (a step, a jump).
     const float lift =
         placed(limb) ? glm::dot(ankle - hit->point_ms, hit->normal_ms) - foot.rest_ankle_height
-                     : ankle.y - floor_y_ - foot.rest_ankle_height;
+                     : ankle.y - facts_->floor_y - foot.rest_ankle_height;
     if (lift > kPlantedLift * scale) {
       // In the air: over a surface above the floor, the swing is raised by its height.
-      const float raise = hit->point_ms.y - floor_y_;
-      if (!placed(limb) && raise > 1e-4f * height_) {
+      const float raise = hit->point_ms.y - facts_->floor_y;
+      if (!placed(limb) && raise > 1e-4f * facts_->height) {
         foot.lifted = raise;
         foot.prop = prop;
         foot.ankle_target_ms = ankle + glm::vec3(0.0f, raise, 0.0f);
@@ -89,7 +75,7 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
         SoleTilt(hit->normal_ms, kMaxSoleTiltDeg, &foot.tilt_deg, &foot.tilt_clamped);
     // Flat as at rest, heading where the pose (clip) turns it about the vertical, laid onto the
     // surface: a planted foot's sole on the ground, not the clip's heel or toe roll.
-    const glm::quat rest_ms = anim::RotationMs(rest_, c.end);
+    const glm::quat rest_ms = anim::RotationMs(facts_->rest, c.end);
     const glm::quat delta = anim::RotationMs(base_, c.end) * glm::inverse(rest_ms);
     glm::quat heading(delta.w, 0.0f, delta.y, 0.0f);
     heading = glm::length(heading) > 1e-6f ? glm::normalize(heading) : glm::quat(1, 0, 0, 0);
@@ -107,7 +93,7 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     ground_.pelvis_drop_limited = drop > allowed;
     ground_.pelvis_drop = std::min(drop, allowed);
     if (ground_.pelvis_drop > 0.0f)
-      LowerBone(model_->skeleton, body_bone_, ground_.pelvis_drop, base_);
+      anim::ShiftBoneMs(model_->skeleton, body_bone_, {0.0f, -ground_.pelvis_drop, 0.0f}, base_);
   }
 }
 
@@ -117,7 +103,7 @@ void PosingSession::MeasureGroundContact() {
     FootContact& foot = ground_.feet[static_cast<std::size_t>(limb)];
     if (!foot.contact) continue;
     const int end = chain(limb).end;
-    const int toe = ToeOf(model_->skeleton, end);
+    const int toe = ToeOf(*model_, limb);
     const glm::vec3 ankle = anim::PositionMs(pose_, end);
     const glm::vec3 toe_ms = toe >= 0 ? anim::PositionMs(pose_, toe) : ankle;
     foot.ankle_height = glm::dot(ankle - foot.hit_ms, foot.normal_ms);
@@ -140,7 +126,7 @@ void PosingSession::MeasureGroundContact() {
     ladder_bvh_of_ = ladder_now_;
   }
   const anim::Skeleton& skeleton = model_->skeleton;
-  const float shortest = 0.01f * height_;
+  const float shortest = 0.01f * facts_->height;
   // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
   // fingers of a gripping hand are left out (its wrist and forearm are not).
   std::vector<int> gripping;

@@ -24,6 +24,8 @@ struct RigFacts {
   int bone_count = 0;
   anim::Pose rest;
   anim::Bounds rest_bounds;  // the skinned rest mesh (the joints for a model with no mesh)
+  float floor_y = 0.f;       // its lowest point (0 when empty)
+  float height = 1.f;        // its height, at least 1e-6 (1 when empty)
   anim::MirrorMap mirror_map;
   std::array<HandShape, 4> hands;  // arms only, indexed by anim::Limb
   std::array<FootShape, 4> feet;   // legs only
