@@ -77,6 +77,11 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
   if (!PlanPose(options.request, &plan, &planned)) {
     return Fail(err, planned.what, planned.exit_code);
   }
+  StabilityPlan stability;
+  std::string stability_error;
+  if (!CheckStabilityOptions(options.stability, &stability, &stability_error)) {
+    return Fail(err, stability_error, 2);
+  }
   const fs::path model_path = ChooseModel(options.model, plan.scene_model);
   if (const std::string named = OutputNamesAnInput(
           "--out", options.out,
@@ -110,11 +115,26 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
             &error))
       return Fail(err, error);
   }
+  scene::StabilityGrid grid;
+  if (!stability.chain.empty()) {
+    anim::Limb limb{};
+    scene::StabilityRequest request;
+    request.toward_viewer_ms =
+        TowardViewerMs(session->chains(), stability.yaw_deg, stability.pitch_deg);
+    request.cells = stability.cells;
+    request.spacing = stability.spacing;
+    if (!FindStabilityLimb(*session, stability.chain, &limb, &error) ||
+        !scene::MeasureStability(*session, limb, request, &grid, &error)) {
+      return Fail(err, error);
+    }
+    if (options.json) report["stability"] = StabilityJson(grid, stability);
+  }
   if (options.json) {
     // Bone names come from the file: invalid UTF-8 is written as U+FFFD rather than thrown.
     out << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     PrintText(report, out);
+    if (!stability.chain.empty()) PrintStabilityMap(grid, stability, out);
   }
   out.flush();
   if (!out) return Fail(err, "cannot write the report to standard output");

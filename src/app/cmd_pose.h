@@ -10,6 +10,8 @@
 // rebuild the pose: `ikpose export` reads it) through a temporary file renamed into place; its
 // "model" is relative to the report's folder.
 // Why: headless regression tests and bug reports that reproduce a pose exactly.
+// `--stability CHAIN` adds where that limb's solve turns unstable around its target
+// (app/stability_report.h): under "stability" in the JSON, as a map after the text.
 // Limits: chains are solved one after the other; a later chain sees the earlier ones' result.
 #pragma once
 
@@ -17,6 +19,7 @@
 #include <ostream>
 
 #include "app/pose_plan.h"
+#include "app/stability_report.h"
 
 namespace ikpose::app {
 
@@ -25,6 +28,7 @@ struct PoseOptions {
   PoseRequest request;          // --scene, --target, --pole, --clip, --time
   bool json = false;            // JSON on stdout instead of text
   std::filesystem::path out;    // --out FILE; empty for none
+  StabilityOptions stability;   // --stability CHAIN ...: the grid, printed after the report
 };
 
 // Returns the process exit code; errors are one line "ikpose: error: <what>" on `err`.

@@ -193,6 +193,16 @@ int Run(int argc, char** argv) {
                         "clip to sample first");
   pose_cmd->add_option("--out", pose.out, "write the pose as JSON to this file")->check(kFileName);
   pose_cmd->add_flag("--json", pose.json, "print JSON");
+  pose_cmd->add_option("--stability", pose.stability.chain,
+                       "CHAIN: how far its knee moves per unit of target motion, on a grid "
+                       "around its target");
+  pose_cmd->add_option("--stability-view", pose.stability.view,
+                       "yaw,pitch in degrees from the character's front: the grid faces it "
+                       "(default 0,10)");
+  pose_cmd->add_option("--stability-cells", pose.stability.cells,
+                       "cells per side of the grid, odd (default 25)");
+  pose_cmd->add_option("--stability-spacing", pose.stability.spacing,
+                       "between cell centres, model units (default: the limb's length / 20)");
 
   ikpose::app::ExportOptions export_options;
   CLI::App* export_cmd = cli.add_subcommand(
