@@ -1,6 +1,6 @@
 // DebugDraw: a list of coloured line segments that any layer can add shapes to (lines,
-// spheres, circles, axes, crosses) and that the renderer draws in one call. It holds no GL
-// state, so the UI and the app record overlays without touching OpenGL.
+// spheres, circles, axes, crosses; and filled quads) and that the renderer draws in one call. It
+// holds no GL state, so the UI and the app record overlays without touching OpenGL.
 #pragma once
 
 #include <cmath>
@@ -18,8 +18,21 @@ struct DebugVertex {
 
 class DebugDraw {
  public:
-  void Clear() { vertices_.clear(); }
+  void Clear() {
+    vertices_.clear();
+    triangles_.clear();
+  }
   const std::vector<DebugVertex>& vertices() const { return vertices_; }
+  // Filled shapes, three vertices a triangle, drawn before the lines.
+  const std::vector<DebugVertex>& triangles() const { return triangles_; }
+
+  // A filled quad, corners in order round it.
+  void Quad(const glm::vec3& a_ms, const glm::vec3& b_ms, const glm::vec3& c_ms,
+            const glm::vec3& d_ms, const glm::vec4& color) {
+    for (const glm::vec3* p : {&a_ms, &b_ms, &c_ms, &a_ms, &c_ms, &d_ms}) {
+      triangles_.push_back({*p, color});
+    }
+  }
 
   void Line(const glm::vec3& from_ms, const glm::vec3& to_ms, const glm::vec4& color) {
     vertices_.push_back({from_ms, color});
@@ -75,6 +88,7 @@ class DebugDraw {
   }
 
   std::vector<DebugVertex> vertices_;
+  std::vector<DebugVertex> triangles_;
 };
 
 }  // namespace ikpose::anim

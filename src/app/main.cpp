@@ -102,6 +102,25 @@ void AddTraceOptions(CLI::App* command, ikpose::app::ViewerOptions* options) {
       ->check(CLI::NonNegativeNumber);
 }
 
+// --stability CHAIN and its grid (pose, view, render); `with_view`: pose's --stability-view (the
+// window's slice faces its camera).
+void AddStabilityOptions(CLI::App* command, ikpose::app::StabilityOptions* options,
+                         bool with_view) {
+  command->add_option("--stability", options->chain,
+                      "CHAIN: how far its knee moves per unit of target motion, on a grid around "
+                      "its target (where it will pop)");
+  if (with_view) {
+    command->add_option("--stability-view", options->view,
+                        "yaw,pitch in degrees from the character's front: the grid faces it "
+                        "(default 0,10)");
+  }
+  command->add_option("--stability-cells", options->cells,
+                      "cells per side of the stability grid, odd (default 25)");
+  command->add_option("--stability-spacing", options->spacing,
+                      "between the stability grid's cell centres, model units (default: the "
+                      "limb's length / 20)");
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
@@ -124,6 +143,7 @@ int Run(int argc, char** argv) {
   AddPoseRequestOptions(view_cmd, &view.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
   AddTraceOptions(view_cmd, &view);
+  AddStabilityOptions(view_cmd, &view.stability, false);
   view_cmd->add_option("--library", view.library_dir,
                        "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
   view_cmd->add_option("--reference", view.reference_path,
@@ -160,6 +180,7 @@ int Run(int argc, char** argv) {
   AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
                         "clip to pose the model from");
   AddTraceOptions(render_cmd, &render);
+  AddStabilityOptions(render_cmd, &render.stability, false);
   render_cmd->add_option("--library", render.library_dir,
                          "pose library folder shown in the panel (default: as view)");
   render_cmd->add_option("--reference", render.reference_path,
@@ -193,16 +214,7 @@ int Run(int argc, char** argv) {
                         "clip to sample first");
   pose_cmd->add_option("--out", pose.out, "write the pose as JSON to this file")->check(kFileName);
   pose_cmd->add_flag("--json", pose.json, "print JSON");
-  pose_cmd->add_option("--stability", pose.stability.chain,
-                       "CHAIN: how far its knee moves per unit of target motion, on a grid "
-                       "around its target");
-  pose_cmd->add_option("--stability-view", pose.stability.view,
-                       "yaw,pitch in degrees from the character's front: the grid faces it "
-                       "(default 0,10)");
-  pose_cmd->add_option("--stability-cells", pose.stability.cells,
-                       "cells per side of the grid, odd (default 25)");
-  pose_cmd->add_option("--stability-spacing", pose.stability.spacing,
-                       "between cell centres, model units (default: the limb's length / 20)");
+  AddStabilityOptions(pose_cmd, &pose.stability, true);
 
   ikpose::app::ExportOptions export_options;
   CLI::App* export_cmd = cli.add_subcommand(

@@ -216,6 +216,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
     return false;
   }
   if (!StartLink(state, error, exit_code)) return false;
+  if (!CheckViewerStability(state, error, exit_code)) return false;
   *exit_code = 1;
   state.request = std::move(plan.request);
   state.scene_path = state.options.request.scene.string();
@@ -264,6 +265,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   step("model read (own thread)");
   if (!OpenModel(state, model_path, std::move(read), state.request, error)) return false;
   step("model posed and uploaded");
+  if (!ShowViewerStability(state, error)) return false;
   if (trace &&
       !StartTrace(state, state.options.trace_path, std::move(trace_header), std::move(trace_frames),
                   state.request, state.options.trace_frame, error)) {
@@ -306,7 +308,7 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     SDL_free(event.drop.file);
     std::string error;
     if (IsImageFile(path)) {
-      LoadReference(state, path);  // a picture to pose against, not a model
+      LoadReference(state, path);                        // a picture to pose against, not a model
     } else if ((SDL_GetModState() & KMOD_SHIFT) != 0) {  // Shift: a prop before the character
       state.panel.status =
           AddProp(state, path, &error) ? "added prop " + path : "could not add " + error;
@@ -359,6 +361,7 @@ void Frame(ViewerState& state, float seconds) {
   // Overlays: floor grid under the model; targets, circles and skeleton on top.
   state.grid_lines.Clear();
   state.overlay_lines.Clear();
+  StepStability(state, state.overlay_lines);
   if (state.options.grid) {
     scene::DrawFloorGrid(state.loaded.center_ms, state.loaded.floor_y, state.loaded.height,
                          state.grid_lines);

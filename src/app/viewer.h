@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/pose_plan.h"
+#include "app/stability_report.h"
 
 namespace ikpose::app {
 
@@ -36,6 +37,7 @@ struct ViewerOptions {
   std::string listen;          // --listen [HOST:]PORT: a running game's targets, live
   std::string reference_path;  // --reference: an image behind the character
   float autosave_seconds = 30.0f;  // window: autosave an edited session this often; 0 never
+  StabilityOptions stability;      // --stability CHAIN: the slice shown from the start
 };
 
 // Returns the process exit code; errors are printed as one line on stderr.

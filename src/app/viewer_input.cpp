@@ -166,6 +166,9 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
     case SDLK_n:
       state.panel_hidden = !state.panel_hidden;
       return;
+    case SDLK_u:  // where it will pop: the stability slice around the target
+      state.panel.stability.shown = !state.panel.stability.shown;
+      return;
     case SDLK_F12:
       return commands.push_back(ui::Command::kScreenshot);
     case SDLK_ESCAPE:

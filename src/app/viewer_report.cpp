@@ -87,6 +87,9 @@ bool WriteViewerReport(const ViewerState& state, std::string* error) {
   }
   if (state.timeline.visible) report["viewer"]["timeline"] = TimelineReport(state);
   if (state.link.receiver) report["viewer"]["link"] = LinkReport(state);
+  if (asset::Json stability = StabilityReport(state); !stability.is_null()) {
+    report["stability"] = std::move(stability);
+  }
   return anim::WriteFileAtomically(
       state.options.report_path,
       report.dump(2, ' ', false, asset::Json::error_handler_t::replace) + "\n", error);

@@ -20,6 +20,7 @@
 #include "app/viewer.h"
 #include "app/viewer_link.h"
 #include "app/viewer_props.h"
+#include "app/viewer_stability.h"
 #include "app/viewer_trace.h"
 #include "render/frame_painter.h"
 #include "render/model_renderer.h"
@@ -113,7 +114,8 @@ struct ViewerState {
   ui::PanelState panel;
   ViewerTimeline timeline;  // viewer_trace.cpp
   ViewerBake bake;
-  ViewerLink link;  // viewer_link.cpp
+  ViewerLink link;            // viewer_link.cpp
+  ViewerStability stability;  // viewer_stability.cpp
   MouseMode mouse = MouseMode::kNone;
   scene::PosingSnapshot gesture_start;  // before the drag or key transform now held (Esc)
   ViewerSafety safety;

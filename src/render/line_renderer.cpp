@@ -27,9 +27,7 @@ bool LineRenderer::Init(const std::filesystem::path& shader_dir, std::string* er
   return true;
 }
 
-void LineRenderer::Draw(const anim::DebugDraw& lines, const glm::mat4& view_proj, bool on_top) {
-  const auto& vertices = lines.vertices();
-  if (vertices.empty()) return;
+void LineRenderer::Upload(const std::vector<anim::DebugVertex>& vertices) {
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
   const std::size_t bytes = vertices.size() * sizeof(anim::DebugVertex);
   if (bytes > capacity_) {
@@ -37,13 +35,29 @@ void LineRenderer::Draw(const anim::DebugDraw& lines, const glm::mat4& view_proj
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(capacity_), nullptr, GL_STREAM_DRAW);
   }
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), vertices.data());
+}
+
+void LineRenderer::Draw(const anim::DebugDraw& lines, const glm::mat4& view_proj, bool on_top) {
+  const auto& vertices = lines.vertices();
+  const auto& triangles = lines.triangles();
+  if (vertices.empty() && triangles.empty()) return;
   program_.Use();
   program_.Set("u_view_proj", view_proj);
   if (on_top) glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glBindVertexArray(vao_);
-  glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertices.size()));
+  if (!triangles.empty()) {
+    // Translucent fills seen from either side, under the lines.
+    Upload(triangles);
+    glDepthMask(GL_FALSE);
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(triangles.size()));
+    glDepthMask(GL_TRUE);
+  }
+  if (!vertices.empty()) {
+    Upload(vertices);
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(vertices.size()));
+  }
   glBindVertexArray(0);
   glDisable(GL_BLEND);
   if (on_top) glEnable(GL_DEPTH_TEST);

@@ -1,9 +1,11 @@
-// Draws a DebugDraw's line list: the skeleton, targets, solution circles, reach shells, grid.
+// Draws a DebugDraw's line list (the skeleton, targets, solution circles, reach shells, grid)
+// over its filled quads (the stability slice).
 // One dynamic vertex buffer, re-filled each frame.
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -24,6 +26,8 @@ class LineRenderer {
   void Draw(const anim::DebugDraw& lines, const glm::mat4& view_proj, bool on_top);
 
  private:
+  void Upload(const std::vector<anim::DebugVertex>& vertices);
+
   ShaderProgram program_;
   unsigned vao_ = 0;
   unsigned vbo_ = 0;

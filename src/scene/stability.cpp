@@ -62,8 +62,16 @@ int SensitivityBand(float sensitivity) {
   return band;
 }
 
-bool MeasureStability(const PosingSession& session, anim::Limb limb,
-                      const StabilityRequest& request, StabilityGrid* grid, std::string* error) {
+StabilityJob::StabilityJob() = default;
+StabilityJob::~StabilityJob() = default;
+StabilityJob::StabilityJob(StabilityJob&&) noexcept = default;
+StabilityJob& StabilityJob::operator=(StabilityJob&&) noexcept = default;
+
+bool StabilityJob::Start(const PosingSession& session, anim::Limb limb,
+                         const StabilityRequest& request, std::string* error) {
+  copy_.reset();
+  done_ = false;
+  samples_.clear();
   const std::string name(anim::LimbName(limb));
   const anim::LimbChain& chain = session.chain(limb);
   if (!chain.valid() || !session.target(limb).available) {
@@ -97,66 +105,88 @@ bool MeasureStability(const PosingSession& session, anim::Limb limb,
   g.right_ms = glm::normalize(glm::cross(up_hint, g.normal_ms));
   g.up_ms = glm::cross(g.normal_ms, g.right_ms);
 
-  PosingSession copy = session;
-  LimbTarget& target = copy.target(limb);
+  copy_ = std::make_unique<PosingSession>(session);
+  LimbTarget& target = copy_->target(limb);
   g.center_ms = target.target_ms;
   g.policy = target.options.policy;
   target.given = true;
   target.enabled = true;
   target.rung = -1;  // as a game's target: off any rung
+  g.grid.reserve(static_cast<std::size_t>(g.cells * g.cells));
+  samples_.reserve(g.grid.capacity());
+  grid_ = std::move(g);
+  return true;
+}
 
+glm::vec3 StabilityGrid::PointAt(float column, float row) const {
+  const float half = static_cast<float>(cells - 1) / 2.f;
+  return center_ms + (column - half) * spacing * right_ms + (row - half) * spacing * up_ms;
+}
+
+bool StabilityJob::Step(int max_cells, std::string* error) {
+  if (done_) return true;
+  if (!copy_) {
+    *error = "stability: nothing to measure";
+    return false;
+  }
+  StabilityGrid& g = grid_;
+  const anim::Limb limb = g.limb;
+  const std::string name(anim::LimbName(limb));
+  const anim::LimbChain& chain = copy_->chain(limb);
+  LimbTarget& target = copy_->target(limb);
   // Solves with the target at `p_ms`; false when the solve fails.
   auto solve = [&](const glm::vec3& p_ms) {
     target.target_ms = p_ms;
-    copy.Evaluate();
-    return copy.result(limb).ok && Finite(copy.result(limb).knee_ms);
-  };
-
-  const float half = static_cast<float>(g.cells - 1) / 2.f;
-  auto point_at = [&](float column, float row) {
-    return g.center_ms + (column - half) * g.spacing * g.right_ms +
-           (row - half) * g.spacing * g.up_ms;
+    copy_->Evaluate();
+    return copy_->result(limb).ok && Finite(copy_->result(limb).knee_ms);
   };
   const glm::vec3 axes[3] = {g.right_ms, g.up_ms, g.normal_ms};
-  std::vector<LimbSample> samples;
-  samples.reserve(static_cast<std::size_t>(g.cells * g.cells));
-  g.grid.reserve(samples.capacity());
-  for (int row = 0; row < g.cells; ++row) {
-    for (int column = 0; column < g.cells; ++column) {
-      StabilityCell cell;
-      cell.column = column;
-      cell.row = row;
-      cell.target_ms = point_at(static_cast<float>(column), static_cast<float>(row));
-      glm::mat3 jacobian(0.f);
-      bool solved = true;
-      for (int a = 0; a < 3 && solved; ++a) {
-        solved = solve(cell.target_ms + g.step * axes[a]);
-        const glm::vec3 plus = copy.result(limb).knee_ms;
-        solved = solved && solve(cell.target_ms - g.step * axes[a]);
-        jacobian[a] = (plus - copy.result(limb).knee_ms) / (2.f * g.step);
-      }
-      if (!solved || !solve(cell.target_ms)) {
-        *error = "stability: " + name + " cannot be solved at a cell's target";
-        return false;
-      }
-      const TraceFrame frame = RecordFrame(copy, 0, 0.f);
-      samples.push_back(frame.limbs[static_cast<int>(limb)]);
-      cell.knee_ms = copy.result(limb).knee_ms;
-      cell.reach = copy.result(limb).output.reach;
-      cell.reach_out = glm::distance(cell.target_ms,
-                                     anim::PositionMs(copy.base_pose(), chain.upper)) > limb_length;
-      cell.sensitivity = LargestSingularValue(jacobian);
-      if (!std::isfinite(cell.sensitivity)) {
-        *error = "stability: " + name + " has no finite sensitivity at a cell";
-        return false;
-      }
-      g.max_sensitivity = std::max(g.max_sensitivity, cell.sensitivity);
-      g.grid.push_back(cell);
+  const int total = g.cells * g.cells;
+  for (int n = 0; n < max_cells && static_cast<int>(g.grid.size()) < total; ++n) {
+    StabilityCell cell;
+    const int index = static_cast<int>(g.grid.size());
+    cell.column = index % g.cells;
+    cell.row = index / g.cells;
+    cell.target_ms = g.PointAt(static_cast<float>(cell.column), static_cast<float>(cell.row));
+    glm::mat3 jacobian(0.f);
+    bool solved = true;
+    for (int a = 0; a < 3 && solved; ++a) {
+      solved = solve(cell.target_ms + g.step * axes[a]);
+      const glm::vec3 plus = copy_->result(limb).knee_ms;
+      solved = solved && solve(cell.target_ms - g.step * axes[a]);
+      jacobian[a] = (plus - copy_->result(limb).knee_ms) / (2.f * g.step);
     }
+    if (!solved || !solve(cell.target_ms)) {
+      *error = "stability: " + name + " cannot be solved at a cell's target";
+      copy_.reset();
+      return false;
+    }
+    samples_.push_back(RecordFrame(*copy_, 0, 0.f).limbs[static_cast<int>(limb)]);
+    cell.knee_ms = copy_->result(limb).knee_ms;
+    cell.reach = copy_->result(limb).output.reach;
+    cell.reach_out = glm::distance(cell.target_ms, anim::PositionMs(copy_->base_pose(),
+                                                                    chain.upper)) > g.limb_length;
+    cell.sensitivity = LargestSingularValue(jacobian);
+    if (!std::isfinite(cell.sensitivity)) {
+      *error = "stability: " + name + " has no finite sensitivity at a cell";
+      copy_.reset();
+      return false;
+    }
+    g.max_sensitivity = std::max(g.max_sensitivity, cell.sensitivity);
+    g.grid.push_back(cell);
   }
+  if (static_cast<int>(g.grid.size()) < total) return false;
+  FindEdges();
+  copy_.reset();
+  samples_.clear();
+  done_ = true;
+  return true;
+}
 
-  // Edges: to the right neighbour (a vertical edge) and to the one above (a horizontal edge).
-  const std::array<float, 4> lengths = LimbLengths(session.chains());
+// Edges: to the right neighbour (a vertical edge) and to the one above (a horizontal edge).
+void StabilityJob::FindEdges() {
+  StabilityGrid& g = grid_;
+  const std::array<float, 4> lengths = LimbLengths(copy_->chains());
   auto index = [&](int column, int row) {
     return static_cast<std::size_t>(row * g.cells + column);
   };
@@ -170,10 +200,10 @@ bool MeasureStability(const PosingSession& session, anim::Limb limb,
         if (next_column >= g.cells || next_row >= g.cells) continue;
         const std::size_t there = index(next_column, next_row);
         const StabilityEdge edge =
-            dir == 0 ? StabilityEdge{point_at(c + 0.5f, r - 0.5f), point_at(c + 0.5f, r + 0.5f)}
-                     : StabilityEdge{point_at(c - 0.5f, r + 0.5f), point_at(c + 0.5f, r + 0.5f)};
-        if (Flips(limb, samples[here], samples[there], lengths) ||
-            Flips(limb, samples[there], samples[here], lengths)) {
+            dir == 0 ? StabilityEdge{g.PointAt(c + 0.5f, r - 0.5f), g.PointAt(c + 0.5f, r + 0.5f)}
+                     : StabilityEdge{g.PointAt(c - 0.5f, r + 0.5f), g.PointAt(c + 0.5f, r + 0.5f)};
+        if (Flips(g.limb, samples_[here], samples_[there], lengths) ||
+            Flips(g.limb, samples_[there], samples_[here], lengths)) {
           g.grid[here].flip = g.grid[there].flip = true;
           g.flip_line.push_back(edge);
         }
@@ -181,8 +211,30 @@ bool MeasureStability(const PosingSession& session, anim::Limb limb,
       }
     }
   }
-  *grid = std::move(g);
+}
+
+bool MeasureStability(const PosingSession& session, anim::Limb limb,
+                      const StabilityRequest& request, StabilityGrid* grid, std::string* error) {
+  StabilityJob job;
+  if (!job.Start(session, limb, request, error)) return false;
+  if (!job.Step(kMaxStabilityCells * kMaxStabilityCells, error)) return false;
+  *grid = job.grid();
   return true;
+}
+
+glm::vec4 SensitivityColor(float sensitivity) {
+  return kBandColors[SensitivityBand(sensitivity)];
+}
+
+void DrawStability(const StabilityGrid& grid, anim::DebugDraw& draw) {
+  for (const StabilityCell& cell : grid.grid) {
+    const float c = static_cast<float>(cell.column), r = static_cast<float>(cell.row);
+    const glm::vec4 color = cell.reach_out ? kReachOutColor : SensitivityColor(cell.sensitivity);
+    draw.Quad(grid.PointAt(c - 0.5f, r - 0.5f), grid.PointAt(c + 0.5f, r - 0.5f),
+              grid.PointAt(c + 0.5f, r + 0.5f), grid.PointAt(c - 0.5f, r + 0.5f), color);
+  }
+  for (const StabilityEdge& e : grid.flip_line) draw.Line(e.a_ms, e.b_ms, kFlipLineColor);
+  for (const StabilityEdge& e : grid.reach_line) draw.Line(e.a_ms, e.b_ms, kReachLineColor);
 }
 
 }  // namespace ikpose::scene

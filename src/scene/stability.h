@@ -23,18 +23,21 @@
 // four detected limbs.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
 
 #include "anim/chains.h"
+#include "anim/debug_draw.h"
 #include "anim/knee_policy.h"
 #include "ik/two_bone_positions.h"
 
 namespace ikpose::scene {
 
 class PosingSession;
+struct LimbSample;
 
 // The grid's bounds and defaults, and the sensitivity bands the text map and the viewer's legend
 // share (knee motion per unit of target motion).
@@ -44,6 +47,11 @@ inline constexpr int kDefaultStabilityCells = 25;
 inline constexpr float kDefaultSpacingOfLimb = 1.f / 20.f;  // spacing = limb length / 20
 inline constexpr float kStepOfLimb = 1e-3f;                 // finite-difference step / limb length
 inline constexpr float kSensitivityBands[] = {1.f, 3.f, 10.f};
+// The band's colours: green (follows the target), yellow, orange, red (pops), translucent.
+inline constexpr glm::vec4 kBandColors[] = {{0.2f, 0.8f, 0.3f, 0.2f},
+                                            {0.85f, 0.85f, 0.2f, 0.22f},
+                                            {1.0f, 0.55f, 0.1f, 0.32f},
+                                            {0.95f, 0.1f, 0.1f, 0.4f}};
 
 struct StabilityRequest {
   glm::vec3 toward_viewer_ms{0.f, 0.f, 1.f};  // the plane's normal (need not be unit)
@@ -84,6 +92,8 @@ struct StabilityGrid {
   std::vector<StabilityEdge> flip_line;
   std::vector<StabilityEdge> reach_line;
 
+  // The point at (fractional) cell coordinates: cell centres at whole numbers.
+  glm::vec3 PointAt(float column, float row) const;
   const StabilityCell& at(int column, int row) const {
     return grid[static_cast<std::size_t>(row * cells + column)];
   }
@@ -94,6 +104,41 @@ struct StabilityGrid {
 // a cell whose solve fails.
 bool MeasureStability(const PosingSession& session, anim::Limb limb,
                       const StabilityRequest& request, StabilityGrid* grid, std::string* error);
+
+// The same measure a few cells at a time, so a window can spread it over frames: Start copies
+// the session, Step measures up to `max_cells` more cells (then the edges), true once done.
+class StabilityJob {
+ public:
+  StabilityJob();
+  ~StabilityJob();
+  StabilityJob(StabilityJob&&) noexcept;
+  StabilityJob& operator=(StabilityJob&&) noexcept;
+
+  bool Start(const PosingSession& session, anim::Limb limb, const StabilityRequest& request,
+             std::string* error);
+  // False with one line in *error when a cell cannot be solved (the job then stops).
+  bool Step(int max_cells, std::string* error);
+  bool running() const { return copy_ != nullptr; }
+  bool done() const { return done_; }
+  // Complete once done.
+  const StabilityGrid& grid() const { return grid_; }
+
+ private:
+  void FindEdges();
+
+  std::unique_ptr<PosingSession> copy_;
+  StabilityGrid grid_;
+  std::vector<LimbSample> samples_;
+  bool done_ = false;
+};
+
+// Drawing the grid: each cell a translucent quad coloured by its sensitivity band (reach-out
+// cells grey), then the flip line and the reach-out line.
+glm::vec4 SensitivityColor(float sensitivity);
+inline constexpr glm::vec4 kReachOutColor{0.45f, 0.45f, 0.5f, 0.18f};
+inline constexpr glm::vec4 kFlipLineColor{1.0f, 0.2f, 1.0f, 1.0f};
+inline constexpr glm::vec4 kReachLineColor{0.95f, 0.95f, 0.95f, 1.0f};
+void DrawStability(const StabilityGrid& grid, anim::DebugDraw& draw);
 
 // The band a sensitivity falls in: 0 below kSensitivityBands[0], ... 3 at or over the last.
 int SensitivityBand(float sensitivity);

@@ -452,6 +452,64 @@ void ReadyPosesSection(PanelState& state) {
 }
 
 // The screenshot (F12): size and background; the view's field of view.
+// The slice's switch, its limb, its legend (the colours drawn) and the last grid's numbers.
+void StabilitySection(const scene::PosingSession& session, PanelState& state) {
+  StabilityPanel& panel = state.stability;
+  ImGui::Checkbox("show around the target (U)", &panel.shown);
+  if (ImGui::BeginCombo("limb", std::string(anim::LimbName(panel.limb)).c_str())) {
+    for (anim::Limb limb : anim::kLimbs) {
+      if (!session.target(limb).available) continue;
+      if (ImGui::Selectable(std::string(anim::LimbName(limb)).c_str(), limb == panel.limb)) {
+        panel.limb = limb;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::TextDisabled("knee motion per unit of target motion:");
+  const ImGuiColorEditFlags swatch = ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoPicker;
+  char label[64];
+  for (std::size_t band = 0; band < std::size(scene::kBandColors); ++band) {
+    glm::vec4 color = scene::kBandColors[band];
+    color.a = 1.0f;
+    ImGui::ColorButton(("##band" + std::to_string(band)).c_str(), ToImVec4(color), swatch);
+    ImGui::SameLine();
+    if (band == 0) {
+      std::snprintf(label, sizeof label, "under %g",
+                    static_cast<double>(scene::kSensitivityBands[0]));
+    } else if (band < std::size(scene::kSensitivityBands)) {
+      std::snprintf(label, sizeof label, "%g-%g",
+                    static_cast<double>(scene::kSensitivityBands[band - 1]),
+                    static_cast<double>(scene::kSensitivityBands[band]));
+    } else {
+      std::snprintf(label, sizeof label, "%g and over (pops)",
+                    static_cast<double>(scene::kSensitivityBands[band - 1]));
+    }
+    ImGui::TextUnformatted(label);
+  }
+  const std::pair<const char*, glm::vec4> lines[] = {
+      {"knee flips side (line)", scene::kFlipLineColor},
+      {"reach runs out (line)", scene::kReachLineColor},
+      {"beyond reach", glm::vec4(glm::vec3(scene::kReachOutColor), 1.0f)}};
+  for (const auto& [text, color] : lines) {
+    ImGui::ColorButton(text, ToImVec4(color), swatch);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(text);
+  }
+  if (!panel.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kBad);
+    ImGui::TextWrapped("%s", panel.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (panel.measured) {
+    ImGui::TextWrapped("%dx%d targets %.3f apart; max %.1f; %d flip and %d reach edges%s",
+                       panel.cells, panel.cells, static_cast<double>(panel.spacing),
+                       static_cast<double>(panel.max_sensitivity), panel.flip_edges,
+                       panel.reach_edges, panel.measuring ? " (measuring...)" : "");
+  } else if (panel.measuring) {
+    ImGui::TextDisabled("measuring...");
+  }
+}
+
 void PictureSection(PanelState& state) {
   PicturePanel& picture = state.picture;
   ImGui::SliderFloat("field of view", &picture.fov_y_deg, 10.0f, 100.0f, "%.0f deg");
@@ -574,6 +632,8 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     ImGui::Checkbox("side view in the corner (0)", &state.corner_view);
   }
+  if (state.stability.shown) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Where it will pop")) StabilitySection(*session, state);
   if (ImGui::CollapsingHeader("Overlays")) {
     ImGui::Checkbox("skeleton", &state.overlays.skeleton);
     SameLineIfFits("targets", true);

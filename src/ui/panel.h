@@ -16,6 +16,7 @@
 #include "scene/overlays.h"
 #include "scene/pose_library.h"
 #include "scene/posing_session.h"
+#include "scene/stability.h"
 #include "scene/undo_history.h"
 #include "ui/command.h"
 
@@ -53,6 +54,21 @@ struct HandsPanel {
   anim::Limb arm = anim::Limb::kLeftArm;
   scene::HandPose request;
   std::string note;
+};
+
+// The "where it will pop" section: the stability slice (scene/stability.h) around a limb's
+// target, facing the camera; the numbers of the last grid measured come from the app.
+struct StabilityPanel {
+  bool shown = false;                      // U
+  anim::Limb limb = anim::Limb::kLeftLeg;  // follows the last limb dragged
+  bool measuring = false;                  // a new grid is being measured
+  bool measured = false;                   // the fields below describe a grid
+  int cells = 0;                           // per side
+  float spacing = 0.0f;                    // model units
+  float max_sensitivity = 0.0f;
+  int flip_edges = 0;
+  int reach_edges = 0;
+  std::string error;  // why the last grid could not be measured
 };
 
 // The bake section: how to bake, and the running bake's progress.
@@ -99,6 +115,7 @@ struct PanelState {
   BakePanel bake;
   PicturePanel picture;
   ReadyPanel ready;
+  StabilityPanel stability;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
 };

@@ -1,6 +1,7 @@
 // `ikpose pose --stability CHAIN` through the real program: the grid's flip cells are where a
 // sweep traced by `ikpose trace` pops, its reach-out cells are the targets beyond the limb's
-// length, every cell is what `pose --target` poses there, and bad input is one error line.
+// length, every cell is what `pose --target` poses there, and bad input is one error line. The
+// window's slice (`render --stability`) is that same grid, drawn.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <stb_image.h>
 #include <nlohmann/json.hpp>
 
 #include "run_program.h"
@@ -229,6 +231,55 @@ TEST(StabilityCli, BadChainsAndNumbersAreOneErrorLine) {
     EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
     EXPECT_TRUE(run.out.empty()) << run.out.substr(0, 200);
   }
+}
+
+// Magenta pixels: the flip line's colour (scene::kFlipLineColor) blended by multisampling; no
+// other part of the frame (skin, shirt, the slice's green to red cells, the floor) is magenta.
+int FlipLinePixels(const std::string& path) {
+  int w = 0, h = 0, channels = 0;
+  unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 4);
+  EXPECT_NE(data, nullptr) << path;
+  if (data == nullptr) return 0;
+  int count = 0;
+  for (int i = 0; i < w * h; ++i) {
+    const unsigned char* p = data + 4 * i;
+    if (p[0] > p[1] + 60 && p[2] > p[1] + 60) ++count;
+  }
+  stbi_image_free(data);
+  return count;
+}
+
+TEST(StabilityCli, TheRenderedSliceIsPosesGridForTheCamerasViewWithItsFlipLineDrawn) {
+  const std::string dir = ::testing::TempDir() + "/stability_render";
+  fs::create_directories(dir);
+  const Vec target = SweepTargets()[23];
+  const std::vector<std::string> situation = {"--policy", "seed", "--target",
+                                              "left_leg=" + Arg(target)};
+  auto render = [&](const std::string& name, bool with_slice) {
+    std::vector<std::string> args = {"render",   "--size",
+                                     "480x360",  "--no-panel",
+                                     "--camera", "90,0,1.8",
+                                     "--out",    dir + "/" + name + ".png",
+                                     "--report", dir + "/" + name + ".json"};
+    args.insert(args.end(), situation.begin(), situation.end());
+    if (with_slice) args.insert(args.end(), {"--stability", "left_leg"});
+    const ProgramResult run = RunIkpose(args);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    std::ifstream in(dir + "/" + name + ".json");
+    return json::parse(in);
+  };
+  const json with = render("with", true);
+  const json without = render("without", false);
+  EXPECT_FALSE(without.contains("stability"));
+  std::vector<std::string> args = {"pose", "--stability", "left_leg", "--stability-view",
+                                   "90,0", "--json"};
+  args.insert(args.end(), situation.begin(), situation.end());
+  const ProgramResult pose = RunIkpose(args);
+  ASSERT_EQ(pose.exit_code, 0) << pose.err;
+  ASSERT_TRUE(with.contains("stability"));
+  EXPECT_EQ(with["stability"], json::parse(pose.out)["stability"]);
+  EXPECT_GT(FlipLinePixels(dir + "/with.png"), 50);
+  EXPECT_EQ(FlipLinePixels(dir + "/without.png"), 0);
 }
 
 }  // namespace
