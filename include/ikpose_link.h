@@ -13,14 +13,21 @@
  *     frame.time = seconds_since_start;
  *     ikpose_link_set_target(&frame, IKPOSE_LINK_LEFT_LEG, x, y, z);          (model space)
  *     ikpose_link_set_pole(&frame, IKPOSE_LINK_LEFT_LEG, px, py, pz);         (optional)
+ *     ikpose_link_set_clip_time(&frame, animation_seconds);                   (optional)
+ *     ikpose_link_set_ladder(&frame, lx, ly, lz);                             (optional)
+ *     ikpose_link_move_prop(&frame, 0, px, py, pz, yaw_degrees);              (optional)
  *     ikpose_link_send_frame(&link, &frame);
  *
  *     ikpose_link_close(&link);                       (ikpose then reports what it received)
  *
  * A frame is one line of ikpose's targets format (docs/DESIGN.md, "trace"):
- *   {"time": t, "limbs": {"left_leg": {"target": [x, y, z], "pole": [x, y, z]}}}
- * with times strictly increasing. A limb left out keeps the target it was last sent. Floats
- * are written with 9 significant digits, which read back to the same float.
+ *   {"time": t, "limbs": {"left_leg": {"target": [x, y, z], "pole": [x, y, z]}},
+ *    "clip_time": c, "ladder": {"base": [x, y, z]},
+ *    "props": [{"index": i, "position": [x, y, z], "yaw_deg": a}]}
+ * with times strictly increasing; the last three only when set. A limb left out keeps the
+ * target it was last sent; the clip time, ladder and props are held the same way (the clip
+ * plays on from the time last sent). Floats are written with 9 significant digits, which read
+ * back to the same float.
  *
  * Why: the situation that pops is inside the running game; sending it is cheaper than writing
  * a file, copying it and replaying it.
@@ -70,9 +77,24 @@ typedef struct ikpose_link_limb {
   float pole[3];
 } ikpose_link_limb;
 
+/* A prop of ikpose's situation (its scenario's, then --prop's, counted from 0) moved. */
+typedef struct ikpose_link_prop {
+  int index;
+  float position[3];
+  float yaw_deg; /* about +Y */
+} ikpose_link_prop;
+
+#define IKPOSE_LINK_MAX_PROPS 8 /* moved in one frame */
+
 typedef struct ikpose_link_frame {
   double time; /* seconds, after the previous frame's */
   ikpose_link_limb limbs[IKPOSE_LINK_LIMBS];
+  int has_clip_time; /* the clip's time, seconds (ikpose's clip: --clip or the scenario's) */
+  double clip_time;
+  int has_ladder; /* where the game's ladder stands (floor point between the rails) */
+  float ladder_base[3];
+  int prop_count;
+  ikpose_link_prop props[IKPOSE_LINK_MAX_PROPS];
 } ikpose_link_frame;
 
 typedef struct ikpose_link {
@@ -99,6 +121,31 @@ static inline void ikpose_link_set_pole(ikpose_link_frame* frame, int limb, floa
 }
 
 /* Internal: a number in JSON, whatever the C locale's decimal separator. */
+static inline void ikpose_link_set_clip_time(ikpose_link_frame* frame, double seconds) {
+  frame->has_clip_time = 1;
+  frame->clip_time = seconds;
+}
+
+static inline void ikpose_link_set_ladder(ikpose_link_frame* frame, float x, float y, float z) {
+  frame->has_ladder = 1;
+  frame->ladder_base[0] = x;
+  frame->ladder_base[1] = y;
+  frame->ladder_base[2] = z;
+}
+
+/* Ignored past IKPOSE_LINK_MAX_PROPS moves in one frame. */
+static inline void ikpose_link_move_prop(ikpose_link_frame* frame, int index, float x, float y,
+                                         float z, float yaw_deg) {
+  ikpose_link_prop* p;
+  if (frame->prop_count < 0 || frame->prop_count >= IKPOSE_LINK_MAX_PROPS) return;
+  p = &frame->props[frame->prop_count++];
+  p->index = index;
+  p->position[0] = x;
+  p->position[1] = y;
+  p->position[2] = z;
+  p->yaw_deg = yaw_deg;
+}
+
 static inline int ikpose_link_number_(char* out, size_t size, double value, int digits) {
   int n = snprintf(out, size, "%.*g", digits, value);
   int i;
@@ -187,7 +234,7 @@ static inline int ikpose_link_send_raw(ikpose_link* link, const char* bytes, siz
 static inline int ikpose_link_send_frame(ikpose_link* link, const ikpose_link_frame* frame) {
   static const char* const names[IKPOSE_LINK_LIMBS] = {"left_arm", "right_arm", "left_leg",
                                                        "right_leg"};
-  char line[1024]; /* the longest frame, four limbs with poles, is about 600 bytes */
+  char line[2048]; /* the longest frame, four limbs with poles and eight props, under 1500 bytes */
   size_t at = 0;
   int limb;
   int first = 1;
@@ -229,7 +276,45 @@ static inline int ikpose_link_send_frame(ikpose_link* link, const ikpose_link_fr
     at += (size_t)snprintf(line + at, sizeof line - at, "}");
     first = 0;
   }
-  at += (size_t)snprintf(line + at, sizeof line - at, "}}\n");
+  at += (size_t)snprintf(line + at, sizeof line - at, "}");
+  if (frame->has_clip_time) {
+    if (!isfinite(frame->clip_time)) {
+      return ikpose_link_fail_(link, "ikpose_link: clip time not finite", 0);
+    }
+    at += (size_t)snprintf(line + at, sizeof line - at, ", \"clip_time\": ");
+    at += (size_t)ikpose_link_number_(line + at, sizeof line - at, frame->clip_time, 17);
+  }
+  if (frame->has_ladder) {
+    at += (size_t)snprintf(line + at, sizeof line - at, ", \"ladder\": {\"base\": [");
+    for (limb = 0; limb < 3; ++limb) {
+      if (!isfinite(frame->ladder_base[limb])) {
+        return ikpose_link_fail_(link, "ikpose_link: ladder not finite", 0);
+      }
+      at += (size_t)ikpose_link_number_(line + at, sizeof line - at, frame->ladder_base[limb], 9);
+      at += (size_t)snprintf(line + at, sizeof line - at, limb < 2 ? ", " : "]}");
+    }
+  }
+  if (frame->prop_count > 0 && frame->prop_count <= IKPOSE_LINK_MAX_PROPS) {
+    at += (size_t)snprintf(line + at, sizeof line - at, ", \"props\": [");
+    for (limb = 0; limb < frame->prop_count; ++limb) {
+      const ikpose_link_prop* p = &frame->props[limb];
+      int i;
+      if (!isfinite(p->yaw_deg) || !isfinite(p->position[0]) || !isfinite(p->position[1]) ||
+          !isfinite(p->position[2])) {
+        return ikpose_link_fail_(link, "ikpose_link: prop not finite", 0);
+      }
+      at += (size_t)snprintf(line + at, sizeof line - at, "%s{\"index\": %d, \"position\": [",
+                             limb > 0 ? ", " : "", p->index);
+      for (i = 0; i < 3; ++i) {
+        at += (size_t)ikpose_link_number_(line + at, sizeof line - at, p->position[i], 9);
+        at += (size_t)snprintf(line + at, sizeof line - at, i < 2 ? ", " : "], \"yaw_deg\": ");
+      }
+      at += (size_t)ikpose_link_number_(line + at, sizeof line - at, p->yaw_deg, 9);
+      at += (size_t)snprintf(line + at, sizeof line - at, "}");
+    }
+    at += (size_t)snprintf(line + at, sizeof line - at, "]");
+  }
+  at += (size_t)snprintf(line + at, sizeof line - at, "}\n");
   if (at >= sizeof line) return ikpose_link_fail_(link, "ikpose_link: frame too long", 0);
   return ikpose_link_send_raw(link, line, at);
 }

@@ -190,6 +190,15 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
 
   const std::string clip_name = plan.request.ClipName();
   const int clip = clip_name.empty() ? -1 : anim::FindClip(model, clip_name);
+  if (clip_name.empty()) {
+    for (const scene::TargetKey& key : keys) {
+      if (key.clip_time) {
+        return PrintError(err,
+                          "the targets give clip_time but the trace has no clip (--clip "
+                          "NAME or the scenario's)");
+      }
+    }
+  }
   Range range;
   range.from = options.from.value_or(keys.empty() ? 0.0 : keys.front().time);
   range.to = options.to.value_or(
@@ -231,7 +240,12 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     in.frame = i;
     in.time = static_cast<float>(range.from + i / options.fps);
     if (!clip_name.empty()) in.clip_time = in.time;
-    in.inputs = scene::TargetsAt(keys, in.time);
+    if (const scene::TargetKey* key = scene::KeyAt(keys, in.time)) {
+      in.inputs = key->limbs;
+      if (key->clip_time) in.clip_time = key->ClipTimeAt(in.time);
+      in.ladder = key->ladder;
+      in.props = key->props;
+    }
     return in;
   };
   const auto frame_error = [&](const scene::TraceFrame& in) {
@@ -246,12 +260,22 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   scene::FootPaths feet;  // the clip's feet, for how far its planted feet slide
   bool any_pole = false;
   const std::shared_ptr<const scene::RigFacts> facts = scene::MeasureRig(model);
+  // Props a game moved: the situation's world with them placed, rebuilt only when they move.
+  scene::PosingRequest base = plan.request;
+  std::vector<scene::PropInput> placed_props;
+  const auto base_for = [&](const scene::TraceFrame& in) {
+    if (in.props != placed_props) {
+      base.world = scene::MoveProps(plan.request.world, in.props, &error);
+      placed_props = in.props;
+    }
+    return base.world != nullptr || in.props.empty();
+  };
   for (int i = 0; i < range.frames; ++i) {
     const scene::TraceFrame in = input_at(i);
     for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
+    if (!base_for(in)) return PrintError(err, frame_error(in));
     scene::TraceFrame& solved = frames[static_cast<std::size_t>(i)];
-    const auto session =
-        scene::SolveFrame(model, plan.request, in, std::nullopt, &solved, &error, facts);
+    const auto session = scene::SolveFrame(model, base, in, std::nullopt, &solved, &error, facts);
     if (!session) return PrintError(err, frame_error(in));
     feet.Record(*session);
     if (!options.out.empty() && !trace_file.Write(scene::TraceFrameLine(solved) + "\n", &error)) {
@@ -276,7 +300,7 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     for (int i = 0; i < range.frames; ++i) {
       const scene::TraceFrame in = input_at(i);
       std::swap(pair[0], pair[1]);
-      if (!scene::SolveFrame(model, plan.request, in, policy, &pair[1], &error, facts)) {
+      if (!base_for(in) || !scene::SolveFrame(model, base, in, policy, &pair[1], &error, facts)) {
         return PrintError(err, std::string("under the ") + anim::PolicyName(policy) +
                                    " policy: " + frame_error(in));
       }

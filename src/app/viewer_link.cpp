@@ -31,6 +31,35 @@ bool StartLink(ViewerState& state, std::string* error, int* exit_code) {
   return true;
 }
 
+// The newest key's optional fields (each key holds the latest given): the clip's time (the clip
+// then follows the game, paused), the game's ladder (shown), the props it moved (a new world
+// when they moved; its props keep their order, so indices stay the game's).
+void ApplyLinkExtras(ViewerState& state, const scene::TargetKey& key) {
+  scene::PosingSession& session = *state.loaded.session;
+  if (const std::optional<float> clip_time = key.ClipTimeAt(key.time);
+      clip_time && session.playback.clip >= 0) {
+    session.playback.time = *clip_time;
+    session.playback.playing = false;
+  }
+  if (key.ladder) {
+    const scene::Ladder ladder = key.ladder->Over(session.ladder);
+    if (ladder.Valid()) {
+      session.ladder = ladder;
+      session.ladder_enabled = true;
+    }
+  }
+  if (!key.props.empty() && key.props != state.link.placed_props) {
+    std::string error;
+    if (std::shared_ptr<const scene::World> world =
+            scene::MoveProps(session.world, key.props, &error)) {
+      session.world = std::move(world);
+    } else {
+      state.link.status.last_error = error;
+    }
+    state.link.placed_props = key.props;
+  }
+}
+
 void ApplyLink(ViewerState& state) {
   ViewerLink& link = state.link;
   if (!link.receiver) return;
@@ -60,6 +89,7 @@ void ApplyLink(ViewerState& state) {
       t.options.policy = anim::NaturalOptions().policy;
     }
   }
+  ApplyLinkExtras(state, keys.back());
 }
 
 asset::Json LinkReport(const ViewerState& state) {

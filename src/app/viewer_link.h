@@ -7,16 +7,21 @@
 // paused timeline (recording off: scrubbing) takes the keys but applies none, so scrubbing is
 // not overwritten; resuming applies the next ones. The panel's status line shows the link.
 // Why: issue 22: watch the running game, record it, scrub it.
+// A line's optional clip time, ladder and props go into the session too (the clip paused at the
+// game's time, the ladder shown, the props moved).
 // Limits: several keys arriving within one window frame give that frame the newest one (the
-// timeline records at the window's rate, not the game's).
+// timeline records at the window's rate, not the game's); the timeline records targets and clip
+// time, not the ladder or props.
 #pragma once
 
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/link_receiver.h"
 #include "asset/report.h"
+#include "scene/trace.h"
 
 namespace ikpose::app {
 
@@ -25,8 +30,9 @@ struct ViewerState;
 struct ViewerLink {
   std::unique_ptr<LinkReceiver> receiver;
   LinkStatus status;
-  std::size_t applied = 0;  // keys put into the session
-  std::size_t skipped = 0;  // keys taken while the timeline was paused
+  std::size_t applied = 0;                     // keys put into the session
+  std::size_t skipped = 0;                     // keys taken while the timeline was paused
+  std::vector<scene::PropInput> placed_props;  // the props the game last moved
 };
 
 // Before the window opens: --listen checked (exit 2) and bound (exit 1). False with one line.

@@ -208,6 +208,15 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   if (!StartPose(request, *session, error)) return nullptr;
   session->ResetTargets();
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
+  if (request.ladder) {
+    const Ladder ladder = request.ladder->Over(session->ladder);
+    if (!ladder.Valid()) {
+      *error = "the game's ladder has a non-positive size or count";
+      return nullptr;
+    }
+    session->ladder = ladder;
+    session->ladder_enabled = true;
+  }
   if (!ApplyPoints(request, *session, error)) return nullptr;
   if (request.mirror) session->mirror = *request.mirror;
   if (request.body_help) session->body_help = *request.body_help;

@@ -30,6 +30,7 @@
 
 #include "scene/posing_session.h"
 #include "scene/scenario.h"
+#include "scene/trace.h"
 
 namespace ikpose::scene {
 
@@ -53,7 +54,9 @@ struct PosingRequest {
   // --ground on|off over the scenario's "ground".
   std::shared_ptr<const World> world;
   std::optional<bool> ground;
-  std::optional<bool> body_help;               // --body-help on|off, over the scenario's
+  std::optional<bool> body_help;  // --body-help on|off, over the scenario's
+  // A live game's ladder (a targets line's "ladder"), over the scenario's, shown.
+  std::optional<LadderInput> ladder;
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;

@@ -68,6 +68,17 @@ LimbSample SampleLimb(const PosingSession& session, anim::Limb limb) {
 
 }  // namespace
 
+Ladder LadderInput::Over(const Ladder& ladder) const {
+  Ladder out = ladder;
+  out.base_ms = base_ms;
+  if (rung_spacing) out.rung_spacing = *rung_spacing;
+  if (rung_count) out.rung_count = *rung_count;
+  if (rail_width) out.rail_width = *rail_width;
+  if (rung_radius) out.rung_radius = *rung_radius;
+  if (first_rung_height) out.first_rung_height = *first_rung_height;
+  return out;
+}
+
 TraceFrame RecordFrame(const PosingSession& session, int frame, float time,
                        const std::array<LimbInput, 4>& inputs) {
   TraceFrame f;

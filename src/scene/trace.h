@@ -25,6 +25,7 @@
 #include "anim/chains.h"
 #include "anim/knee_policy.h"
 #include "ik/two_bone_positions.h"
+#include "scene/ladder.h"
 
 namespace ikpose::scene {
 
@@ -75,12 +76,41 @@ struct LimbSample {
   bool operator==(const LimbSample&) const = default;
 };
 
+// A game's ladder in one frame (a targets line's optional "ladder"): where it stands and,
+// optionally, its sizes; a size left out keeps the session's (a ladder sized to the character,
+// or the scenario's). Given, the ladder is shown.
+struct LadderInput {
+  glm::vec3 base_ms{0.f};
+  std::optional<float> rung_spacing;
+  std::optional<int> rung_count;
+  std::optional<float> rail_width;
+  std::optional<float> rung_radius;
+  std::optional<float> first_rung_height;
+
+  // `ladder` with this input's fields over it.
+  Ladder Over(const Ladder& ladder) const;
+  bool operator==(const LadderInput&) const = default;
+};
+
+// A game's prop moved in one frame (a targets line's optional "props"): the situation's prop
+// `index` (scenario's, then --prop's, in order) placed at `position_ms`, turned `yaw_deg` about +Y.
+struct PropInput {
+  int index = 0;
+  glm::vec3 position_ms{0.f};
+  float yaw_deg = 0.f;
+
+  bool operator==(const PropInput&) const = default;
+};
+
 struct TraceFrame {
   int frame = 0;
   float time = 0.f;                 // seconds, the trace's clock
   std::optional<float> clip_time;   // seconds into the clip (none without a clip)
   std::array<LimbInput, 4> inputs;  // indexed by anim::Limb
   std::array<LimbSample, 4> limbs;  // indexed by anim::Limb
+  // A live game's ladder and moved props (targets lines; not written to trace files).
+  std::optional<LadderInput> ladder;
+  std::vector<PropInput> props;  // by index, each at most once
 
   bool operator==(const TraceFrame&) const = default;
 };

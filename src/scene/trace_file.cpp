@@ -10,6 +10,7 @@
 
 #include "anim/atomic_file.h"
 #include "anim/bounded_input.h"
+#include "scene/world.h"
 
 namespace ikpose::scene {
 
@@ -390,6 +391,83 @@ namespace {
 
 // Reads one line of a targets file into `key`, holding the previous key's targets for the limbs
 // the line does not place; `last_time` is the previous line's time (NaN before the first).
+// "ladder": {"base": [x,y,z], "rung_spacing": s, "rung_count": n, "rail_width": w,
+// "rung_radius": r, "first_rung_height": h}, every field but the base optional.
+bool ReadLadderInput(LineReader& r, const Json& j, LadderInput* in) {
+  if (!r.Object(j, "ladder")) return false;
+  for (const auto& [name, value] : j.items()) {
+    if (name != "base" && name != "rung_spacing" && name != "rung_count" && name != "rail_width" &&
+        name != "rung_radius" && name != "first_rung_height") {
+      return r.Fail("ladder." + name,
+                    "unknown field (base, rung_spacing, rung_count, rail_width, rung_radius, "
+                    "first_rung_height)");
+    }
+  }
+  if (!r.Vec3(j, "base", "ladder.", &in->base_ms)) return false;
+  // A size given must be one the ladder can have (Ladder::Valid).
+  const auto size = [&](const char* name, std::optional<float>* out, bool zero_ok) {
+    const Json* v = r.Member(j, name, std::string("ladder.") + name, false);
+    if (!v) return true;
+    float value = 0.f;
+    if (!r.ToFloat(*v, std::string("ladder.") + name, &value)) return false;
+    if (value < 0.f || (!zero_ok && value == 0.f)) {
+      return r.Fail(std::string("ladder.") + name, zero_ok ? "negative" : "not over 0");
+    }
+    *out = value;
+    return true;
+  };
+  if (!size("rung_spacing", &in->rung_spacing, false) ||
+      !size("rail_width", &in->rail_width, false) || !size("rung_radius", &in->rung_radius, true) ||
+      !size("first_rung_height", &in->first_rung_height, true)) {
+    return false;
+  }
+  if (const Json* v = r.Member(j, "rung_count", "ladder.rung_count", false)) {
+    if (!v->is_number_integer() || v->get<long long>() < 1 ||
+        v->get<long long>() > Ladder::kMaxRungs) {
+      return r.Fail("ladder.rung_count",
+                    "not a whole number in 1.." + std::to_string(Ladder::kMaxRungs));
+    }
+    in->rung_count = static_cast<int>(v->get<long long>());
+  }
+  return true;
+}
+
+// "props": [{"index": i, "position": [x,y,z], "yaw_deg": a}, ...]: merged into `held` (one
+// placement per index, in index order).
+bool ReadPropInputs(LineReader& r, const Json& j, std::vector<PropInput>* held) {
+  if (!j.is_array()) return r.Fail("props", "not an array");
+  if (j.size() > World::kMaxProps) {
+    return r.Fail("props", "more than " + std::to_string(World::kMaxProps) + " props");
+  }
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string path = "props[" + std::to_string(i) + "].";
+    const Json& p = j[i];
+    if (!r.Object(p, "props[" + std::to_string(i) + "]")) return false;
+    const Json* index = r.Member(p, "index", path + "index");
+    if (!index) return false;
+    if (!index->is_number_integer() || index->get<long long>() < 0 ||
+        index->get<long long>() >= static_cast<long long>(World::kMaxProps)) {
+      return r.Fail(path + "index",
+                    "not a whole number in 0.." + std::to_string(World::kMaxProps - 1));
+    }
+    PropInput in;
+    in.index = static_cast<int>(index->get<long long>());
+    if (!r.Vec3(p, "position", path, &in.position_ms)) return false;
+    if (r.Member(p, "yaw_deg", path + "yaw_deg", false) &&
+        !r.Number(p, "yaw_deg", path, &in.yaw_deg)) {
+      return false;
+    }
+    const auto at = std::lower_bound(held->begin(), held->end(), in.index,
+                                     [](const PropInput& a, int b) { return a.index < b; });
+    if (at != held->end() && at->index == in.index) {
+      *at = in;
+    } else {
+      held->insert(at, in);
+    }
+  }
+  return true;
+}
+
 bool ReadTargetKey(const Json& j, LineReader& r, const TargetKey* previous, float last_time,
                    TargetKey* key) {
   *key = previous ? *previous : TargetKey{};
@@ -410,6 +488,21 @@ bool ReadTargetKey(const Json& j, LineReader& r, const TargetKey* previous, floa
     if (!ReadInput(r, value, "limbs." + limb_name + ".", &placed)) return false;
     // A limb on a line takes that line's target and pole; an empty entry keeps what it held.
     if (placed.has_target) key->limbs[static_cast<int>(*limb)] = placed;
+  }
+  if (const Json* clip = r.Member(j, "clip_time", "clip_time", false)) {
+    float t = 0.f;
+    if (!r.ToFloat(*clip, "clip_time", &t)) return false;
+    if (t < 0.f) return r.Fail("clip_time", "negative");
+    key->clip_time = t;
+    key->clip_time_at = key->time;
+  }
+  if (const Json* ladder = r.Member(j, "ladder", "ladder", false)) {
+    LadderInput in;
+    if (!ReadLadderInput(r, *ladder, &in)) return false;
+    key->ladder = in;
+  }
+  if (const Json* props = r.Member(j, "props", "props", false)) {
+    if (!ReadPropInputs(r, *props, &key->props)) return false;
   }
   return true;
 }
@@ -523,6 +616,17 @@ bool ReadTargetsFile(const std::filesystem::path& path, const TargetWindow& wind
     return false;
   }
   return true;
+}
+
+std::optional<float> TargetKey::ClipTimeAt(float at) const {
+  if (!clip_time) return std::nullopt;
+  return *clip_time + std::max(0.f, at - clip_time_at);
+}
+
+const TargetKey* KeyAt(const std::vector<TargetKey>& keys, float time) {
+  const auto after = std::upper_bound(keys.begin(), keys.end(), time + kTimeSlack,
+                                      [](float t, const TargetKey& key) { return t < key.time; });
+  return after == keys.begin() ? nullptr : &*std::prev(after);
 }
 
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time) {

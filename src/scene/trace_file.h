@@ -69,6 +69,16 @@ bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
 struct TargetKey {
   float time = 0.f;
   std::array<LimbInput, 4> limbs;
+  // Optional fields, held like the targets until a line gives them again: the clip's time
+  // (given at `clip_time_at`, the line's time; it plays on from there), the game's ladder, and
+  // the props it moved (each index's latest placement, by index).
+  std::optional<float> clip_time;
+  float clip_time_at = 0.f;
+  std::optional<LadderInput> ladder;
+  std::vector<PropInput> props;
+
+  // The clip's time at `time` (at or after this key's): none when no line gave it.
+  std::optional<float> ClipTimeAt(float time) const;
 
   bool operator==(const TargetKey&) const = default;
 };
@@ -104,5 +114,8 @@ bool ParseTargetsLine(std::string_view line, int number, const std::string& name
 // (0.1 ms of slack for times printed rounded), found by binary search. A limb not placed yet
 // has no target.
 std::array<LimbInput, 4> TargetsAt(const std::vector<TargetKey>& keys, float time);
+// The key in force at `time` (the last at or before it, with the same slack); null before the
+// first.
+const TargetKey* KeyAt(const std::vector<TargetKey>& keys, float time);
 
 }  // namespace ikpose::scene

@@ -17,6 +17,7 @@ void Replace(Points& points, const std::string& chain, const glm::vec3& point_ms
 PosingRequest FrameRequest(const PosingRequest& base, const TraceFrame& frame) {
   PosingRequest request = base;
   if (frame.clip_time) request.time = *frame.clip_time;
+  if (frame.ladder) request.ladder = frame.ladder;
   for (anim::Limb limb : anim::kLimbs) {
     const LimbInput& in = frame.inputs[static_cast<int>(limb)];
     if (!in.has_target) continue;

@@ -1,5 +1,7 @@
 #include "scene/world.h"
 
+#include "scene/trace.h"
+
 #include <algorithm>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -64,6 +66,23 @@ std::shared_ptr<const World> World::Build(std::vector<Prop> props, std::string* 
 int World::PropOfTriangle(std::uint32_t triangle) const {
   const auto it = std::upper_bound(first_triangle_.begin(), first_triangle_.end(), triangle);
   return static_cast<int>(it - first_triangle_.begin()) - 1;
+}
+
+std::shared_ptr<const World> MoveProps(const std::shared_ptr<const World>& world,
+                                       const std::vector<PropInput>& moves, std::string* error) {
+  std::vector<Prop> props;
+  if (world) props = world->props();
+  for (const PropInput& move : moves) {
+    if (move.index < 0 || static_cast<std::size_t>(move.index) >= props.size()) {
+      *error = "props: no prop " + std::to_string(move.index) + " (the situation has " +
+               std::to_string(props.size()) + ")";
+      return nullptr;
+    }
+    PropPlacement& placement = props[static_cast<std::size_t>(move.index)].placement;
+    placement.position_ms = move.position_ms;
+    placement.yaw_deg = move.yaw_deg;
+  }
+  return World::Build(std::move(props), error);
 }
 
 }  // namespace ikpose::scene

@@ -56,6 +56,12 @@ class World {
   SurfaceBvh bvh_;
 };
 
+// `world`'s props with those `moves` names placed anew (index into props(), position, yaw;
+// scale kept): a new World. Null with one line in *error for an index past the last prop.
+struct PropInput;
+std::shared_ptr<const World> MoveProps(const std::shared_ptr<const World>& world,
+                                       const std::vector<PropInput>& moves, std::string* error);
+
 // A placed prop's triangles in model space (appended), three indices a triangle.
 void AppendPropTriangles(const Prop& prop, std::vector<glm::vec3>* vertices_ms,
                          std::vector<std::uint32_t>* indices);

@@ -181,6 +181,110 @@ TEST(LinkCli, FramesSentWithTheHeaderArriveAsTheFloatsSent) {
   fs::remove_all(dir);
 }
 
+// The ladder_climb scene's ladder follows its clip: hands and feet snap to its rungs, so where
+// the game says the ladder stands shows in every limb's target.
+const fs::path kLadderClimb =
+    fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder_climb.json";
+const fs::path kBox = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "props" / "box.glb";
+
+TEST(LinkCli, TheGamesClipTimeLadderAndPropsArriveAndTraceAsTheSameLinesFromAFile) {
+  const std::string dir = MakeTempDir();
+  const std::vector<std::string> situation = {
+      "--scene", kLadderClimb.string(), "--prop", kBox.string() + "@1,0,1", "--fps", "60",
+      "--json"};
+  std::vector<std::string> args = situation;
+  args.insert(args.end(), {"--out", dir + "/link.jsonl"});
+  Listening live(args);
+  ASSERT_NE(live.port, 0);
+  ikpose_link link = Connect(live.port);
+  std::string lines;  // what the header sends, kept for the file
+  for (int i = 0; i < 5; ++i) {
+    ikpose_link_frame frame{};
+    frame.time = i / 60.0;
+    if (i == 0) ikpose_link_set_clip_time(&frame, 0.5);
+    if (i == 3) ikpose_link_set_clip_time(&frame, 0.1);
+    if (i == 1) ikpose_link_set_ladder(&frame, 0.f, 0.f, 0.37f);
+    if (i == 2) ikpose_link_move_prop(&frame, 0, 1.5f, 0.f, 1.f, 30.f);
+    ASSERT_EQ(ikpose_link_send_frame(&link, &frame), 0) << link.error;
+  }
+  ASSERT_EQ(ikpose_link_close(&link), 0);
+  const ProgramResult r = live.program.Wait(kContractSeconds);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream out(ReadText(dir + "/link.jsonl"));
+  std::string line;
+  std::getline(out, line);  // the header
+  const double clip_times[] = {0.5, 0.5 + 1 / 60.0, 0.5 + 2 / 60.0, 0.1, 0.1 + 1 / 60.0};
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(std::getline(out, line));
+    const json j = json::parse(line);
+    EXPECT_NEAR(j["clip_time"].get<double>(), clip_times[i], 1e-5) << i;
+    // From frame 1 the rungs are where the game's ladder stands: every limb on one has its
+    // target on the rung's axis or top, at the ladder's depth.
+    ASSERT_GE(j["limbs"].size(), 2u) << line.substr(0, 300);
+    for (const auto& [limb, sample] : j["limbs"].items()) {
+      EXPECT_NEAR(sample["target"][2].get<double>(), i == 0 ? 0.35 : 0.37, 1e-5) << i << limb;
+    }
+  }
+
+  // The same lines from a file: the same report.
+  std::string text;
+  for (int i = 0; i < 5; ++i) {
+    // What the header wrote, rebuilt by hand in the file's format.
+    std::ostringstream l;
+    l.precision(17);
+    l << "{\"time\": " << i / 60.0 << ", \"limbs\": {}";
+    if (i == 0) l << ", \"clip_time\": 0.5";
+    if (i == 3) l << ", \"clip_time\": 0.1";
+    if (i == 1) l << ", \"ladder\": {\"base\": [0, 0, 0.37]}";
+    if (i == 2) l << ", \"props\": [{\"index\": 0, \"position\": [1.5, 0, 1], \"yaw_deg\": 30}]";
+    text += l.str() + "}\n";
+  }
+  {
+    std::ofstream f(dir + "/targets.jsonl");
+    f << text;
+  }
+  std::vector<std::string> file_args = {"trace", "--targets", dir + "/targets.jsonl"};
+  file_args.insert(file_args.end(), situation.begin(), situation.end());
+  const ProgramResult from_file = RunIkpose(file_args);
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_EQ(json::parse(r.out), json::parse(from_file.out));
+  fs::remove_all(dir);
+}
+
+TEST(LinkCli, ABadLadderOrAPropTheSituationLacksIsOneError) {
+  {
+    Listening live({"--json"});
+    ASSERT_NE(live.port, 0);
+    ikpose_link link = Connect(live.port);
+    const std::string text =
+        "{\"time\": 0, \"limbs\": {}}\n"
+        "{\"time\": 1, \"limbs\": {}, \"ladder\": {\"base\": [0, 0, 0], \"rung_count\": 0}}\n";
+    ASSERT_EQ(ikpose_link_send_raw(&link, text.data(), text.size()), 0);
+    ExpectOneErrorLine(live.program, "link:2: ladder.rung_count: ");
+    ikpose_link_close(&link);
+  }
+  {
+    Listening live({"--json", "--prop", kBox.string() + "@1,0,1"});
+    ASSERT_NE(live.port, 0);
+    ikpose_link link = Connect(live.port);
+    ikpose_link_frame frame{};
+    ikpose_link_move_prop(&frame, 1, 0.f, 0.f, 0.f, 0.f);
+    ASSERT_EQ(ikpose_link_send_frame(&link, &frame), 0) << link.error;
+    ASSERT_EQ(ikpose_link_close(&link), 0);
+    ExpectOneErrorLine(live.program, "props: no prop 1 (the situation has 1)");
+  }
+  {
+    Listening live({"--json"});  // no clip: a clip time cannot be followed
+    ASSERT_NE(live.port, 0);
+    ikpose_link link = Connect(live.port);
+    ikpose_link_frame frame{};
+    ikpose_link_set_clip_time(&frame, 0.5);
+    ASSERT_EQ(ikpose_link_send_frame(&link, &frame), 0) << link.error;
+    ASSERT_EQ(ikpose_link_close(&link), 0);
+    ExpectOneErrorLine(live.program, "clip_time but the trace has no clip");
+  }
+}
+
 TEST(LinkCli, GarbageLineAfterGoodOnesIsOneErrorNamingItsLineWhileTheGameStaysConnected) {
   Listening live({"--policy", "seed", "--json"});
   ASSERT_NE(live.port, 0);
