@@ -80,16 +80,21 @@ void ApplyLink(ViewerState& state) {
   link.applied += keys.size();
   scene::PosingSession& session = *state.loaded.session;
   const std::array<scene::LimbInput, 4> now = scene::TargetsAt(keys, keys.back().time);
+  std::array<bool, 4> placed{};
   for (anim::Limb limb : anim::kLimbs) {
     const scene::LimbInput& in = now[static_cast<std::size_t>(limb)];
     scene::LimbTarget& t = session.target(limb);
     if (!t.available || !scene::PlaceInput(in, t)) continue;
+    placed[static_cast<std::size_t>(limb)] = true;
     // A pole that stopped coming back: the limb's default policy again.
     if (!in.pole_ms && t.options.policy == anim::KneePolicy::kPole) {
       t.options.policy = anim::NaturalOptions().policy;
     }
   }
   ApplyLinkExtras(state, keys.back());
+  // The game's frame is not the user's edit: no undo step for it.
+  state.history.FollowLive(session, placed, keys.back().clip_time.has_value(),
+                           keys.back().ladder.has_value());
 }
 
 asset::Json LinkReport(const ViewerState& state) {

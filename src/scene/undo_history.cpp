@@ -149,6 +149,22 @@ void UndoHistory::FollowPlayback(const PosingSession& session) {
   steps_[present_].state.time = session.playback.time;
 }
 
+void UndoHistory::FollowLive(const PosingSession& session, const std::array<bool, 4>& limbs,
+                             bool clip_time, bool ladder) {
+  if (steps_.empty()) return;
+  PosingSnapshot& present = steps_[present_].state;
+  for (anim::Limb limb : anim::kLimbs) {
+    const int l = static_cast<int>(limb);
+    if (limbs[static_cast<std::size_t>(l)])
+      present.limbs[static_cast<std::size_t>(l)] = session.target(limb);
+  }
+  if (clip_time) present.time = session.playback.time;
+  if (ladder) {
+    present.ladder = session.ladder;
+    present.ladder_enabled = session.ladder_enabled;
+  }
+}
+
 const std::string& UndoHistory::undo_label() const {
   static const std::string kNone;
   return CanUndo() ? steps_[present_].label : kNone;

@@ -9,7 +9,8 @@
 // over by calling Commit (the viewer: when a drag ends, when no panel widget is active, after a
 // button). Snapshots belong to one session's model: opening another model starts a new history.
 // Play/pause and speed are not edits, and neither is a playing clip moving its time
-// (FollowPlayback). At most `capacity` steps are kept, the oldest dropped first.
+// (FollowPlayback), nor a live game moving its targets, clip time or ladder (FollowLive). At most
+// `capacity` steps are kept, the oldest dropped first.
 #pragma once
 
 #include <array>
@@ -65,6 +66,13 @@ class UndoHistory {
   // session's clip time so the next Commit does not see a change. Call after advancing the clip
   // (the frame that pauses it would otherwise see the last advance as an edit).
   void FollowPlayback(const PosingSession& session);
+  // What a live game changed (the live link) is not an edit either: the present step takes the
+  // session's state of the limbs in `limbs` (anim::Limb indices), and its clip time and ladder
+  // when `clip_time` and `ladder` say the game moved them, so the next Commit records only the
+  // user's own edits and a streaming game never pushes the user's steps out. Call right after
+  // the game's frame is put into the session.
+  void FollowLive(const PosingSession& session, const std::array<bool, 4>& limbs, bool clip_time,
+                  bool ladder);
 
   int undo_steps() const { return static_cast<int>(present_); }
   int redo_steps() const {

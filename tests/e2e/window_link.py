@@ -1,7 +1,8 @@
 """`ikpose view --listen` in a real window under Xvfb: examples/link_sender plays the left-leg
 sweep to it in real time as a game would; the window records it on its timeline and flags the
 seed's pop with its cause as it happens (screenshot in WORKDIR/link.png). Then a game sends a
-bad line: it is disconnected with the reason, and the window carries on.
+bad line: it is disconnected with the reason, and the window carries on. The game's frames
+leave no undo steps.
 Usage: window_link.py IKPOSE SEND_CLOSE WORKDIR LINK_SENDER SWEEP.jsonl"""
 import json
 import os
@@ -59,4 +60,7 @@ assert timeline["frames"] >= 10, timeline["frames"]
 pops = [p for p in timeline["pops"] if p["limb"] == "left_leg"]
 assert pops, "the seed's pop was not flagged"
 assert pops[0]["cause"] == "knee_reference_crossed_axis", pops
+# The game's frames are not the user's edits: none of them is an undo step.
+history = viewer["history"]
+assert history["undo_steps"] == 0, history
 print("ok")

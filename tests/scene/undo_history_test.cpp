@@ -230,5 +230,34 @@ TEST_F(UndoHistoryTest, SeveralTargetsMovedAtOnceAreOneNamedStep) {
   EXPECT_EQ(history.undo_label(), "move left_leg target and 1 more");
 }
 
+// A streaming game (the live link) moves the right foot every frame, far more frames than the
+// history holds: none is a step, the user's own edit before and after stays undoable, and undo
+// takes back exactly the user's edit, not the game's frames.
+TEST_F(UndoHistoryTest, LiveFramesAreNotStepsAndNeverPushTheUsersStepsOut) {
+  constexpr anim::Limb kGameLeg = anim::Limb::kRightLeg;
+  const glm::vec3 start = target();
+  MoveAndCommit({0.0f, 0.2f, 0.15f});  // the user's edit
+  const glm::vec3 edited = target();
+  const glm::vec3 game_start = session.target(kGameLeg).target_ms;
+  for (int frame = 0; frame < 2 * UndoHistory::kDefaultCapacity; ++frame) {
+    LimbTarget& t = session.target(kGameLeg);
+    t.target_ms = game_start + glm::vec3(0.0f, 0.001f * static_cast<float>(frame % 100), 0.0f);
+    t.given = true;
+    history.FollowLive(session, {false, false, false, true}, false, false);
+    // The viewer commits whatever changed once a frame.
+    EXPECT_FALSE(history.Commit(session)) << frame;
+  }
+  EXPECT_EQ(history.undo_steps(), 1);
+  EXPECT_EQ(history.undo_label(), "move left_leg target");
+  // The user edits again while the game streams: one step.
+  MoveAndCommit({0.0f, 0.0f, 0.05f});
+  EXPECT_EQ(history.undo_steps(), 2);
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(target(), edited);
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(target(), start);
+  EXPECT_FALSE(history.CanUndo());
+}
+
 }  // namespace
 }  // namespace ikpose::scene
