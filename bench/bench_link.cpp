@@ -3,6 +3,11 @@
 // scene::TargetsStream, as `trace --listen` runs them), and how long one frame takes from
 // ikpose_link_send_frame to its key.
 //   build/release/bench/bench_link [--benchmark_repetitions=5]
+// BM_LinkSendToSolvedFrame follows a frame into the window's path: from the game's send through
+// the viewer's receiver thread and queue (app/link_receiver.h) to the session posed with it
+// (the targets placed as view --listen places them, Evaluate), which is what the next drawn
+// frame shows. The window polls once a frame, so on screen add up to one frame interval and the
+// frame's drawing.
 // Limits: loopback only (a network adds its own latency); the solve of each frame, which
 // `trace` does after the connection closes, is bench_frame's and bench_ik's.
 #include <benchmark/benchmark.h>
@@ -13,8 +18,13 @@
 #include <thread>
 
 #include "app/link_listener.h"
+#include "app/link_receiver.h"
+#include "asset/load_model.h"
+#include "bench_model.h"
 #include "ikpose_link.h"
+#include "scene/posing_session.h"
 #include "scene/targets_stream.h"
+#include "scene/timeline.h"
 
 namespace {
 
@@ -156,6 +166,57 @@ void BM_LinkFrameLatency(benchmark::State& state) {
   ikpose_side.join();
 }
 BENCHMARK(BM_LinkFrameLatency)->Unit(benchmark::kMicrosecond);
+
+// One frame from ikpose_link_send_frame to the viewer's session posed with it: the receiver's
+// thread reads and parses it into its queue, the window's side takes it (Poll, never waiting),
+// places the targets and evaluates the pose (four limbs, the bundled character).
+void BM_LinkSendToSolvedFrame(benchmark::State& state) {
+  anim::Model model;
+  std::string error;
+  if (!asset::TryLoadModel(BenchModelPath(), &model, &error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  scene::PosingSession session(model);
+  app::LinkReceiver receiver;
+  if (!receiver.Start(app::LinkAddress{"127.0.0.1", 0}, &error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  app::LinkStatus status;
+  std::vector<scene::TargetKey> keys;
+  receiver.Poll(&keys, &status);
+  ikpose_link link;
+  const std::string& bound = status.listening;
+  const int port = std::stoi(bound.substr(bound.rfind(':') + 1));
+  if (ikpose_link_connect(&link, "127.0.0.1", static_cast<unsigned short>(port)) != 0) {
+    state.SkipWithError(link.error);
+    return;
+  }
+  int sent = 0;
+  for (auto _ : state) {
+    const ikpose_link_frame frame = Frame(sent++);
+    if (ikpose_link_send_frame(&link, &frame) != 0) {
+      state.SkipWithError(link.error);
+      break;
+    }
+    keys.clear();
+    while (keys.empty()) {
+      receiver.Poll(&keys, &status);
+      if (keys.empty()) std::this_thread::yield();
+    }
+    const std::array<scene::LimbInput, 4> now = scene::TargetsAt(keys, keys.back().time);
+    for (anim::Limb limb : anim::kLimbs) {
+      scene::LimbTarget& t = session.target(limb);
+      if (t.available) scene::PlaceInput(now[static_cast<std::size_t>(limb)], t);
+    }
+    session.Evaluate();
+    benchmark::DoNotOptimize(session.pose().models_ms.data());
+  }
+  ikpose_link_close(&link);
+  receiver.Stop();
+}
+BENCHMARK(BM_LinkSendToSolvedFrame)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
