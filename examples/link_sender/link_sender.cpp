@@ -65,6 +65,32 @@ bool ReadFrame(const std::string& line, ikpose_link_frame* frame) {
       ikpose_link_set_pole(frame, limb, v[0], v[1], v[2]);
     }
   }
+  // The optional clip time, ladder position and props moved (a ladder's sizes are not sent).
+  if (j.contains("clip_time")) {
+    if (!j["clip_time"].is_number()) return false;
+    ikpose_link_set_clip_time(frame, j["clip_time"].get<double>());
+  }
+  if (j.contains("ladder")) {
+    float v[3];
+    if (!j["ladder"].is_object() || !j["ladder"].contains("base") ||
+        !ReadVec3(j["ladder"]["base"], v)) {
+      return false;
+    }
+    ikpose_link_set_ladder(frame, v[0], v[1], v[2]);
+  }
+  if (j.contains("props")) {
+    if (!j["props"].is_array() || j["props"].size() > IKPOSE_LINK_MAX_PROPS) return false;
+    for (const Json& p : j["props"]) {
+      float v[3];
+      if (!p.is_object() || !p.contains("index") || !p["index"].is_number_integer() ||
+          !p.contains("position") || !ReadVec3(p["position"], v)) {
+        return false;
+      }
+      const float yaw =
+          p.contains("yaw_deg") && p["yaw_deg"].is_number() ? p["yaw_deg"].get<float>() : 0.f;
+      ikpose_link_move_prop(frame, p["index"].get<int>(), v[0], v[1], v[2], yaw);
+    }
+  }
   return true;
 }
 

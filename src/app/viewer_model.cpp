@@ -38,6 +38,9 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
     next.floor_y = bounds.min.y;
   }
   CancelBake(state);  // it poses the model being replaced
+  // So does a stability grid being measured (its copy of the session points at the model).
+  state.stability.job = scene::StabilityJob();
+  state.stability.grid.reset();
   state.loaded = std::move(next);
   state.panel.model_label = std::filesystem::path(path).filename().string();
   state.panel.model_height = state.loaded.height;
