@@ -255,7 +255,7 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   };
 
   // Every frame from its own input, through the one road. Memory: the solved frames (for the
-  // summary and its pops), about 800 bytes a frame; nothing else grows with the trace.
+  // summary and its pops), about 880 bytes a frame; nothing else grows with the trace.
   std::vector<scene::TraceFrame> frames(static_cast<std::size_t>(range.frames));
   scene::FootPaths feet;  // the clip's feet, for how far its planted feet slide
   bool any_pole = false;
