@@ -13,6 +13,7 @@
 
 #include "anim/debug_draw.h"
 #include "anim/model.h"
+#include "app/autosave_files.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
 #include "app/ring_drag.h"
@@ -67,6 +68,7 @@ struct ViewerSafety {
   bool quit_asked = false;              // the "save before quitting?" question is open
   std::filesystem::path restore_offer;  // an autosave left by a window that did not close
   std::string restore_when;             // its time, as the offer says it
+  std::unique_ptr<OwnAutosave> own;     // this window's autosave file and its lock; null: none
 };
 
 // Blender's G / R / S on the selected bone, driven by the mouse with no button held
@@ -175,8 +177,9 @@ void ApplyReadyPoseCommand(ViewerState& state);
 
 // viewer_quit.cpp. A quit (the window's close button, Ctrl+Q) asks first when the session has
 // unsaved edits; the answer: save and quit, quit without saving, or stay. The session is
-// autosaved as a scenario into the per-user state folder while it has edits; a clean exit
-// removes it, so one found at start-up was left by a crash and is offered back.
+// autosaved as a scenario into the window's own file in the per-user state folder
+// (autosave_files.h) while it has edits; a clean exit removes it, so one found at start-up that
+// no running window holds was left by a crash and is offered back.
 bool UnsavedEdits(const ViewerState& state);
 void MarkSaved(ViewerState& state);
 void RequestQuit(ViewerState& state);
@@ -184,8 +187,7 @@ void AnswerQuit(ViewerState& state, ui::Command answer);
 void StepAutosave(ViewerState& state, float seconds);
 void FindAutosave(ViewerState& state);
 void ApplyAutosaveCommand(ViewerState& state, ui::Command command);
-void RemoveAutosave(const ViewerState& state);
-std::filesystem::path AutosavePath();
+void RemoveAutosave(ViewerState& state);
 // Sets the status line as a success (shown green); any other status is an error (red).
 void SayDone(ViewerState& state, std::string text);
 std::string ScenePath(const ViewerState& state);
