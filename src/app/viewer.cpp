@@ -237,7 +237,8 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   window_options.width = state.options.width;
   window_options.height = state.options.height;
   window_options.offscreen = state.options.offscreen;
-  window_options.title = "ikpose";
+  // "ikpose" once the panel is laid out (RunWindow): a script driving the window waits for it.
+  window_options.title = "ikpose (opening)";
   const auto step = [&state](const char* name) {
     state.startup_ms.emplace_back(name, MsSinceStart());
   };
@@ -403,6 +404,7 @@ void Frame(ViewerState& state, float seconds) {
 // The window's loop: events, then a frame, then swap. A minimised window waits for events.
 void RunWindow(ViewerState& state) {
   int frames = 0;
+  int drawn = 0;
   while (state.running) {
     SDL_Event event;
     if (state.minimized && SDL_WaitEvent(&event)) HandleEvent(state, event);
@@ -419,6 +421,9 @@ void RunWindow(ViewerState& state) {
       state.first_frame_ms = MsSinceStart();
       state.startup_ms.emplace_back("first frame on screen", state.first_frame_ms);
     }
+    // ImGui lays its windows out in the first frame and draws them in the second: from then
+    // on a click lands where the panel shows a button. The title says the window is ready.
+    if (++drawn == 2) SDL_SetWindowTitle(state.window->sdl_window(), "ikpose");
     const int quit_after = state.options.quit_after_frames;
     if (quit_after > 0 && ++frames >= quit_after) break;
   }

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows drawn last frame: ImGuiTakesMouse
 
 #include "app/viewer_state.h"
 #include "scene/overlays.h"
@@ -16,6 +17,22 @@
 namespace ikpose::app {
 
 namespace {
+
+// Whether ImGui takes a mouse event at window pixel (x, y): an item held (a slider dragged), a
+// popup open, or the point over one of its windows as drawn last frame. io.WantCaptureMouse
+// says that for where the mouse was at the last frame: on a slow frame, a click that arrives in
+// the same batch of events as the move that brought the mouse off the panel would go to the
+// panel, and the click on the body would be lost.
+bool ImGuiTakesMouse(int x, int y) {
+  if (ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return true;
+  const ImVec2 p(static_cast<float>(x), static_cast<float>(y));
+  for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+    if (!window->Active || window->Hidden || (window->Flags & ImGuiWindowFlags_NoMouseInputs))
+      continue;
+    if (window->Rect().Contains(p)) return true;
+  }
+  return false;
+}
 
 Ray MouseRay(const ViewerState& state, int x, int y) {
   int window_w = 0, window_h = 0, drawable_w = 0, drawable_h = 0;
@@ -239,7 +256,7 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
   }
   switch (event.type) {
     case SDL_MOUSEBUTTONDOWN:
-      if (io.WantCaptureMouse) break;
+      if (ImGuiTakesMouse(event.button.x, event.button.y)) break;
       state.hover_bone = -1;
       if (event.button.button == SDL_BUTTON_LEFT) {
         BeginLeftDrag(state, event.button.x, event.button.y);
@@ -257,7 +274,7 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
       state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:
-      if (io.WantCaptureMouse && state.mouse == MouseMode::kNone) {
+      if (state.mouse == MouseMode::kNone && ImGuiTakesMouse(event.motion.x, event.motion.y)) {
         state.hover_bone = -1;  // over the panel: a click would not take the body
         break;
       }

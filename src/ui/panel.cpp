@@ -50,6 +50,19 @@ void SameLineIfFits(const char* label, bool box = false) {
 }
 
 // A button placed by SameLineIfFits.
+// Notes where the last control was drawn, under `label` (PanelState::shown_px).
+void Shown(PanelState& state, const char* label) {
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  state.shown_px[label] = {min.x, min.y, max.x, max.y};
+}
+
+// A collapsing header whose place is noted.
+bool Header(PanelState& state, const char* label, ImGuiTreeNodeFlags flags = 0) {
+  const bool open = ImGui::CollapsingHeader(label, flags);
+  Shown(state, label);
+  return open;
+}
+
 bool FlowButton(const char* label) {
   SameLineIfFits(label);
   return ImGui::Button(label);
@@ -385,9 +398,11 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
     if (ImGui::RadioButton(live[i].first, mode == live_modes[i]) && mode != live_modes[i]) {
       state.commands.push_back(live[i].second);
     }
+    Shown(state, live[i].first);
   }
   bool flip = mode == anim::MirrorMode::kFlip;
   if (ImGui::Checkbox("flip the whole pose", &flip)) state.commands.push_back(Command::kToggleFlip);
+  Shown(state, "flip the whole pose");
   if (mode != anim::MirrorMode::kOff) {
     ImGui::TextDisabled(mode == anim::MirrorMode::kFlip
                             ? "flipped: turn flip off to drag the targets"
@@ -506,6 +521,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   ImGui::SetNextWindowSizeConstraints(ImVec2(240.0f, display.y), ImVec2(widest, display.y));
   ImGui::Begin("ikpose", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
   state.width = ImGui::GetWindowWidth();
+  state.shown_px.clear();
   // Widgets leave room for their labels, so a narrow panel shortens the widget, not the label.
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
   ImGui::TextWrapped("%s%s", state.model_label.c_str(), state.unsaved ? "  (unsaved edits)" : "");
@@ -514,7 +530,9 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::TextWrapped("%s", state.restore_offer.c_str());
     ImGui::PopStyleColor();
     if (ImGui::Button("restore it")) state.commands.push_back(Command::kRestoreAutosave);
+    Shown(state, "restore it");
     if (FlowButton("discard it")) state.commands.push_back(Command::kDiscardAutosave);
+    Shown(state, "discard it");
   }
   if (!state.status.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, state.status_ok ? kGood : kBad);
@@ -527,7 +545,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     return;
   }
   if (state.history != nullptr) UndoRow(*state.history, state);
-  if (ImGui::CollapsingHeader("Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (Header(state, "Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
     if (ImGui::Button("targets to hands and feet"))
       state.commands.push_back(Command::kResetTargets);
@@ -558,7 +576,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
   }
-  if (ImGui::CollapsingHeader("Mirror")) MirrorSection(*session, state);
+  if (Header(state, "Mirror")) MirrorSection(*session, state);
   if (ImGui::CollapsingHeader("Bake clip")) BakeSection(state);
   if (ImGui::CollapsingHeader("View")) {
     const std::pair<const char*, Command> views[] = {
@@ -643,7 +661,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     ImGui::EndChild();
   }
-  if (ImGui::CollapsingHeader("Picture")) PictureSection(state);
+  if (Header(state, "Picture")) PictureSection(state);
   if (ImGui::CollapsingHeader("About")) {
     ImGui::TextWrapped("renderer: %s", state.renderer.c_str());
     ImGui::Text("frame %.2f ms CPU, %.2f ms GPU", static_cast<double>(state.frame_ms_cpu),

@@ -101,6 +101,10 @@ struct PanelState {
   ReadyPanel ready;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
+  // Where some controls were drawn in the last frame (window pixels: x0, y0, x1, y1), by their
+  // label: section headers, the autosave offer's and the mirror's buttons. The viewer's report
+  // carries them, so that a script (or a test) can click what a user clicks.
+  std::map<std::string, std::array<float, 4>> shown_px;
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.

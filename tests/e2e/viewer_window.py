@@ -23,7 +23,7 @@ def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
         wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
                               "--name", "^ikpose$"], capture_output=True, text=True,
                              check=True).stdout.split()[0]
-        time.sleep(1.5)
+        time.sleep(0.8)  # the title says the panel is laid out; a moment for focus
         geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
                                   capture_output=True, text=True, check=True).stdout
         g = dict(line.split("=") for line in geometry.split())
