@@ -270,9 +270,12 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
                   state.request, state.options.trace_frame, error)) {
     return false;
   }
-  OpenLibrary(state);
+  if (state.options.offscreen) {  // a picture waits for the library: always the same picture
+    StartLibrary(state);
+    PollLibrary(state, /*wait=*/true);
+  }
   if (!state.options.offscreen) FindAutosave(state);
-  step("library and autosave");
+  step("autosave (the library is read on its own thread)");
   if (!state.options.reference_path.empty() &&
       !LoadReference(state, state.options.reference_path)) {
     *error = state.panel.status;
@@ -307,7 +310,7 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     SDL_free(event.drop.file);
     std::string error;
     if (IsImageFile(path)) {
-      LoadReference(state, path);  // a picture to pose against, not a model
+      LoadReference(state, path);                        // a picture to pose against, not a model
     } else if ((SDL_GetModState() & KMOD_SHIFT) != 0) {  // Shift: a prop before the character
       state.panel.status =
           AddProp(state, path, &error) ? "added prop " + path : "could not add " + error;
@@ -324,6 +327,7 @@ void Frame(ViewerState& state, float seconds) {
   int width = 0, height = 0;
   state.window->DrawableSize(&width, &height);
 
+  PollLibrary(state, /*wait=*/false);
   // Panel -> commands: the panel edits the session and asks for commands, applied here.
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -420,6 +424,7 @@ void RunWindow(ViewerState& state) {
     if (state.first_frame_ms == 0.0f) {
       state.first_frame_ms = MsSinceStart();
       state.startup_ms.emplace_back("first frame on screen", state.first_frame_ms);
+      StartLibrary(state);  // read once the window is up, not on the way to it
     }
     // ImGui lays its windows out in the first frame and draws them in the second: from then
     // on a click lands where the panel shows a button. The title says the window is ready.

@@ -7,6 +7,7 @@
 #include <SDL.h>
 
 #include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -101,7 +102,8 @@ struct ViewerState {
   render::FramePainter painter;
   render::ReferenceImage reference;  // viewer_picture.cpp
   // The pose library (viewer_library.cpp) and its thumbnails as textures, by entry name.
-  std::unique_ptr<scene::PoseLibrary> library;
+  std::unique_ptr<scene::PoseLibrary> library;  // null until read (StartLibrary)
+  std::future<std::unique_ptr<scene::PoseLibrary>> library_reading;
   render::ThumbnailPainter thumbnail_painter;
   std::map<std::string, std::unique_ptr<render::ImageTexture>> thumbnails;
   std::vector<std::unique_ptr<render::ImageTexture>> retired_thumbnails;  // freed next frame
@@ -167,7 +169,12 @@ void CancelBake(ViewerState& state);
 // viewer_library.cpp: opens the library folder (--library, else the per-user default) and
 // uploads its thumbnails; applies a library or hand command (`editing`: a widget is held, so a
 // hand slider is not a step yet).
-void OpenLibrary(ViewerState& state);
+// The library's files are read on their own thread once the first frame is on screen (a library
+// of hundreds of poses and pictures takes most of a second, which the first frame need not
+// wait for): the window polls for it each frame and shows its section once it is read; a
+// headless frame waits for it, so that a picture is always the same.
+void StartLibrary(ViewerState& state);
+void PollLibrary(ViewerState& state, bool wait);
 void SyncThumbnails(ViewerState& state);
 void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
 // The ready poses' thumbnails for the loaded model (each pose applied, drawn, taken back), and

@@ -648,7 +648,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   }
   state.ready.shown = ImGui::CollapsingHeader("Ready poses");
   if (state.ready.shown) ReadyPosesSection(state);
-  state.library.shown = state.library.library != nullptr && ImGui::CollapsingHeader("Pose library");
+  state.library.shown = state.library.library != nullptr && Header(state, "Pose library");
   if (state.library.shown) DrawLibrarySection(*session, state);
   if (ImGui::CollapsingHeader("Hands")) DrawHandsSection(*session, state);
   if (ImGui::CollapsingHeader("Bones")) {

@@ -8,7 +8,8 @@
   - Ctrl+Q with unsaved edits asks; S saves the scene (restored edits and the turn) and quits;
   - the Mirror section's "left to right" mirrors the pose and starts no bake (the mirror commands
     once fell through into the bake command);
-  - a reference image given with --reference is drawn behind the character in F12's picture.
+  - a reference image given with --reference is drawn behind the character in F12's picture;
+  - the pose library, read once the window is up, shows up in the panel.
 Run under xvfb-run with XDG_STATE_HOME set. Usage: window_restore.py IKPOSE SEND_CLOSE WORKDIR"""
 import glob
 import json
@@ -52,7 +53,7 @@ def click(origin, rect):
         origin[1] + round((rect[1] + rect[3]) / 2))
     time.sleep(0.2)
     xdo("click", 1)
-    time.sleep(0.4)
+    time.sleep(0.8)  # drawn again before the next click: a section opened shows its buttons
 
 
 def window_of(app):
@@ -91,6 +92,10 @@ try:
     origin = origin_of(wid)
     press(wid, "1")
     click(origin, restore_px)
+    for _ in range(50):  # the click is applied on the next frame, which may be slow
+        if not os.path.exists(orphan):
+            break
+        time.sleep(0.1)
     assert not os.path.exists(orphan), "restoring did not remove the crash's autosave"
     xdo("mousemove", origin[0] + round(head_px[0]), origin[1] + round(head_px[1]))
     time.sleep(0.2)
@@ -137,11 +142,17 @@ for kind, data in ((b"IHDR", struct.pack(">IIBBBBB", 8, 16, 8, 6, 0, 0, 0)),
     png += struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 with open(reference, "wb") as f:
     f.write(png)
-# Every run with the same image: the panel says it shows one, which moves what is below.
-shown = ("--reference", reference)
+# Every run with the same image (the panel says it shows one, which moves what is below) and a
+# pose library of one pose, read on its own thread once the window is up.
+library = os.path.join(work, "library")
+os.makedirs(library, exist_ok=True)
+with open(os.path.join(library, "lifted.json"), "w") as f:
+    json.dump(saved, f)
+shown = ("--reference", reference, "--library", library)
 first = run_viewer(exe, send_close, os.path.join(work, "first.json"), lambda w, o: None, cwd=work,
                    args=shown)
 header = first["panel_px"]["Mirror"]
+assert "Pose library" in first["panel_px"], "the pose library never showed up"
 opened = run_viewer(exe, send_close, os.path.join(work, "opened.json"),
                     lambda wid, origin: click(origin, header), cwd=work, args=shown)
 radio = opened["panel_px"]["left to right"]
@@ -151,7 +162,10 @@ def mirror_and_picture(wid, origin):
     click(origin, header)
     click(origin, radio)
     press(wid, "n", "F12")  # the picture without the panel
-    time.sleep(0.8)
+    for _ in range(50):  # written on a later frame, which may be slow
+        if glob.glob(os.path.join(work, "character-*.png")):
+            break
+        time.sleep(0.1)
 
 
 mirrored = run_viewer(exe, send_close, os.path.join(work, "mirrored.json"), mirror_and_picture,
