@@ -470,7 +470,9 @@ void ReadyPosesSection(PanelState& state) {
 void PictureSection(PanelState& state) {
   PicturePanel& picture = state.picture;
   ImGui::SliderFloat("field of view", &picture.fov_y_deg, 10.0f, 100.0f, "%.0f deg");
+  Shown(state, "field of view");
   ImGui::Checkbox("window size", &picture.window_size);
+  Shown(state, "window size");
   if (!picture.window_size) {
     ImGui::InputInt("width", &picture.width, 16, 256);
     ImGui::InputInt("height", &picture.height, 16, 256);

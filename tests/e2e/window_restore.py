@@ -9,7 +9,8 @@
   - the Mirror section's "left to right" mirrors the pose and starts no bake (the mirror commands
     once fell through into the bake command);
   - a reference image given with --reference is drawn behind the character in F12's picture;
-  - the pose library, read once the window is up, shows up in the panel.
+  - the pose library, read once the window is up, shows up in the panel;
+  - a field of view typed into the Picture section, and F12 at a chosen size.
 Run under xvfb-run with XDG_STATE_HOME set. Usage: window_restore.py IKPOSE SEND_CLOSE WORKDIR"""
 import glob
 import json
@@ -182,3 +183,43 @@ green = subprocess.run(["convert", shots[0], "-fx", "g>0.6 && r<0.3 && b<0.3 ? 1
 print("green share of the picture:", green)
 assert float(green) > 0.05, "the reference image is not behind the character in F12's picture"
 print("ok: the Mirror section's left to right mirrors without baking; the reference in F12")
+
+# The picture: a field of view typed into its slider (Ctrl+click), and a chosen size instead of
+# the window's for F12's picture.
+for old in glob.glob(os.path.join(work, "character-*.png")):
+    os.remove(old)
+picture_header = first["panel_px"]["Picture"]
+section = run_viewer(exe, send_close, os.path.join(work, "section.json"),
+                     lambda wid, origin: click(origin, picture_header), cwd=work, args=shown)
+fov_px, window_size_px = section["panel_px"]["field of view"], section["panel_px"]["window size"]
+
+
+def chosen_picture(wid, origin):
+    click(origin, picture_header)
+    xdo("keydown", "ctrl")
+    click(origin, fov_px)
+    xdo("keyup", "ctrl")
+    xdo("type", "--delay", "80", "30")
+    press(wid, "Return")
+    time.sleep(0.5)
+    click(origin, window_size_px)
+    xdo("mousemove", origin[0] + 650, origin[1] + 650)  # off the panel: F12 is the viewer's
+    time.sleep(0.3)
+    press(wid, "F12")
+    for _ in range(50):
+        if glob.glob(os.path.join(work, "character-*.png")):
+            break
+        time.sleep(0.1)
+
+
+pictured = run_viewer(exe, send_close, os.path.join(work, "pictured.json"), chosen_picture,
+                      cwd=work, args=shown)
+assert abs(pictured["fov_y_deg"] - 30.0) < 1e-3, f"field of view {pictured['fov_y_deg']}"
+chosen = pictured["picture"]
+assert not chosen["window_size"], chosen
+shots = glob.glob(os.path.join(work, "character-*.png"))
+assert shots, "F12 wrote no picture"
+size = subprocess.run(["identify", "-format", "%w %h", shots[0]], capture_output=True, text=True,
+                      check=True).stdout.split()
+assert size == [str(chosen["width"]), str(chosen["height"])], f"{size} is not {chosen}"
+print("ok: field of view typed in, F12's picture at the chosen", size)
