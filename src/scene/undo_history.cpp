@@ -22,6 +22,8 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.body = session.body;
   s.bone_turns_ls = session.bone_turns_ls;
   s.mirror = session.mirror;
+  s.world = session.world;
+  s.ground = session.ground;
   return s;
 }
 
@@ -44,6 +46,8 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
     session.bone_turns_ls = snapshot.bone_turns_ls;
   }
   session.mirror = snapshot.mirror;
+  session.world = snapshot.world;
+  session.ground = snapshot.ground;
   session.Evaluate();
 }
 
@@ -61,6 +65,12 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
     return turned == 1 ? "turn bone" : "turn bones";
   }
   std::vector<std::string> parts;
+  if (before.world != after.world) {
+    const std::size_t was = before.world ? before.world->props().size() : 0;
+    const std::size_t is = after.world ? after.world->props().size() : 0;
+    parts.push_back(is > was ? "add prop" : is < was ? "remove prop" : "move prop");
+  }
+  if (before.ground != after.ground) parts.push_back(after.ground ? "ground on" : "ground off");
   if (before.mirror != after.mirror) {
     parts.push_back("mirror " + std::string(anim::MirrorModeName(after.mirror)));
   }

@@ -33,6 +33,10 @@ struct PosingSnapshot {
   BodyMove body;
   std::vector<glm::quat> bone_turns_ls;  // PosingSession::bone_turns_ls
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
+  // The props as placed (a World is never changed once built: a moved prop is a new one, so
+  // the pointer says whether they changed) and whether feet stand on them.
+  std::shared_ptr<const World> world;
+  bool ground = false;
 
   bool operator==(const PosingSnapshot&) const = default;
 };
