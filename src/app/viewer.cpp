@@ -247,6 +247,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   if (!state.window) return false;
   step("window and GL context");
   state.panel.renderer = state.window->renderer();
+  state.panel.props.bundled_folder = DataDir() / "assets" / "props";
   state.panel.history = &state.history;
   state.panel.corner_view = state.options.corner_view;
 

@@ -41,6 +41,23 @@ asset::Json WindowState(const ViewerState& state) {
                              static_cast<float>(window_h));
     bones_px[skeleton.names[static_cast<std::size_t>(bone)]] = {px.x, px.y};
   }
+  // Each prop's middle on screen (window pixels), in the scenario's order.
+  asset::Json props_px = asset::Json::array();
+  if (session.world) {
+    for (const scene::Prop& prop : session.world->props()) {
+      std::vector<glm::vec3> vertices_ms;
+      std::vector<std::uint32_t> indices;
+      scene::AppendPropTriangles(prop, &vertices_ms, &indices);
+      glm::vec3 lo(1e30f), hi(-1e30f);
+      for (const glm::vec3& v : vertices_ms) {
+        lo = glm::min(lo, v);
+        hi = glm::max(hi, v);
+      }
+      const glm::vec2 px = state.camera.Project(0.5f * (lo + hi), static_cast<float>(window_w),
+                                                static_cast<float>(window_h));
+      props_px.push_back({px.x, px.y});
+    }
+  }
   const auto bone_name = [&](int bone) {
     return bone >= 0 && bone < skeleton.size() ? skeleton.names[static_cast<std::size_t>(bone)]
                                                : std::string();
@@ -71,6 +88,7 @@ asset::Json WindowState(const ViewerState& state) {
       {"status", state.panel.status},
       {"status_ok", state.panel.status == state.done_status && !state.done_status.empty()},
       {"bones_px", bones_px},
+      {"props_px", props_px},
       {"panel_px", state.panel_hidden ? asset::Json::object() : asset::Json(state.panel.shown_px)},
       {"selected_bone", bone_name(state.panel.selected_bone)},
       {"hover_bone", bone_name(state.hover_bone)},

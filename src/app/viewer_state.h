@@ -39,7 +39,15 @@ namespace ikpose::app {
 
 // What a held mouse button does: move a handle or the grabbed body (TargetDrag), turn the
 // selected bone by a ring (RingDrag), orbit or pan the camera.
-enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan };
+enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan, kProp };
+
+// A prop dragged over the floor (viewer_input.cpp): it slides in the horizontal plane through
+// the point grabbed, which stays under the cursor.
+struct PropDrag {
+  int prop = -1;
+  float plane_y_ms = 0.0f;
+  glm::vec3 grab_to_origin_ms{0.0f};  // the prop's position minus the point grabbed
+};
 
 // Everything a loaded model needs; replaced whole when another file loads.
 struct LoadedModel {
@@ -119,6 +127,7 @@ struct ViewerState {
   ViewerBake bake;
   ViewerLink link;  // viewer_link.cpp
   MouseMode mouse = MouseMode::kNone;
+  PropDrag prop_drag;
   scene::PosingSnapshot gesture_start;  // before the drag or key transform now held (Esc)
   ViewerSafety safety;
   KeyTransform transform;

@@ -50,12 +50,6 @@ void SameLineIfFits(const char* label, bool box = false) {
 }
 
 // A button placed by SameLineIfFits.
-// Notes where the last control was drawn, under `label` (PanelState::shown_px).
-void Shown(PanelState& state, const char* label) {
-  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-  state.shown_px[label] = {min.x, min.y, max.x, max.y};
-}
-
 // A collapsing header whose place is noted.
 bool Header(PanelState& state, const char* label, ImGuiTreeNodeFlags flags = 0) {
   const bool open = ImGui::CollapsingHeader(label, flags);
@@ -512,6 +506,11 @@ const char* ReachLabel(ik::Reach reach) {
   return "?";
 }
 
+void Shown(PanelState& state, const char* label) {
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  state.shown_px[label] = {min.x, min.y, max.x, max.y};
+}
+
 void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   // Docked to the left at the window's full height; its width is the user's (dragging its
   // right edge), and the app centres the model in what it leaves free.
@@ -648,6 +647,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);
     if (FlowButton("step down")) state.commands.push_back(Command::kStepDown);
   }
+  if (Header(state, "Props")) DrawPropsSection(*session, state);
   state.ready.shown = ImGui::CollapsingHeader("Ready poses");
   if (state.ready.shown) ReadyPosesSection(state);
   state.library.shown = state.library.library != nullptr && Header(state, "Pose library");

@@ -18,6 +18,7 @@
 #include "scene/posing_session.h"
 #include "scene/undo_history.h"
 #include "ui/command.h"
+#include "ui/props_panel.h"  // IWYU pragma: export
 
 namespace ikpose::ui {
 
@@ -99,6 +100,7 @@ struct PanelState {
   BakePanel bake;
   PicturePanel picture;
   ReadyPanel ready;
+  PropsPanel props;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
   // Where some controls were drawn in the last frame (window pixels: x0, y0, x1, y1), by their
@@ -109,6 +111,8 @@ struct PanelState {
 
 // Draws the panel; edits to targets and options go straight into `session`.
 void DrawMainPanel(scene::PosingSession* session, PanelState& state);
+// Notes where the control just drawn is, under `label` (PanelState::shown_px).
+void Shown(PanelState& state, const char* label);
 
 // The quit question as a modal window: save and quit (to `scene_path`), quit without saving,
 // or stay; the answer is a command.
