@@ -9,18 +9,14 @@ import os
 import sys
 import time
 
-from viewer_window import drag, run_viewer, xdo
+from viewer_window import click_and_wait, drag, run_viewer, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(work, exist_ok=True)
 
 
-def click(origin, rect):
-    xdo("mousemove", origin[0] + round((rect[0] + rect[2]) / 2),
-        origin[1] + round((rect[1] + rect[3]) / 2))
-    time.sleep(0.2)
-    xdo("click", 1)
-    time.sleep(0.8)  # drawn again before the next click
+def click(wid, origin, rect):
+    click_and_wait(wid, origin, rect)
 
 
 def report(name, actions):
@@ -33,13 +29,13 @@ def front(wid):
 
 
 header = report("start.json", lambda w, o: None)["panel_px"]["Props"]
-box_button = report("section.json", lambda w, o: click(o, header))["panel_px"]["box"]
+box_button = report("section.json", lambda w, o: click(w, o, header))["panel_px"]["box"]
 
 
 def add_box(wid, origin):
     front(wid)
-    click(origin, header)
-    click(origin, box_button)
+    click(wid, origin, header)
+    click(wid, origin, box_button)
 
 
 added = report("added.json", add_box)

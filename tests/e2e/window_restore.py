@@ -22,7 +22,7 @@ import sys
 import time
 import zlib
 
-from viewer_window import run_viewer, xdo
+from viewer_window import click_and_wait, run_viewer, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(work, exist_ok=True)
@@ -49,12 +49,8 @@ def press(wid, *keys):
         time.sleep(0.15)
 
 
-def click(origin, rect):
-    xdo("mousemove", origin[0] + round((rect[0] + rect[2]) / 2),
-        origin[1] + round((rect[1] + rect[3]) / 2))
-    time.sleep(0.2)
-    xdo("click", 1)
-    time.sleep(0.8)  # drawn again before the next click: a section opened shows its buttons
+def click(wid, origin, rect):
+    click_and_wait(wid, origin, rect)
 
 
 def window_of(app):
@@ -92,7 +88,7 @@ try:
     time.sleep(0.8)  # the title says the panel is laid out; a moment for focus
     origin = origin_of(wid)
     press(wid, "1")
-    click(origin, restore_px)
+    click(wid, origin, restore_px)
     for _ in range(50):  # the click is applied on the next frame, which may be slow
         if not os.path.exists(orphan):
             break
@@ -155,13 +151,13 @@ first = run_viewer(exe, send_close, os.path.join(work, "first.json"), lambda w, 
 header = first["panel_px"]["Mirror"]
 assert "Pose library" in first["panel_px"], "the pose library never showed up"
 opened = run_viewer(exe, send_close, os.path.join(work, "opened.json"),
-                    lambda wid, origin: click(origin, header), cwd=work, args=shown)
+                    lambda wid, origin: click(wid, origin, header), cwd=work, args=shown)
 radio = opened["panel_px"]["left to right"]
 
 
 def mirror_and_picture(wid, origin):
-    click(origin, header)
-    click(origin, radio)
+    click(wid, origin, header)
+    click(wid, origin, radio)
     press(wid, "n", "F12")  # the picture without the panel
     for _ in range(50):  # written on a later frame, which may be slow
         if glob.glob(os.path.join(work, "character-*.png")):
@@ -190,19 +186,19 @@ for old in glob.glob(os.path.join(work, "character-*.png")):
     os.remove(old)
 picture_header = first["panel_px"]["Picture"]
 section = run_viewer(exe, send_close, os.path.join(work, "section.json"),
-                     lambda wid, origin: click(origin, picture_header), cwd=work, args=shown)
+                     lambda wid, origin: click(wid, origin, picture_header), cwd=work, args=shown)
 fov_px, window_size_px = section["panel_px"]["field of view"], section["panel_px"]["window size"]
 
 
 def chosen_picture(wid, origin):
-    click(origin, picture_header)
+    click(wid, origin, picture_header)
     xdo("keydown", "ctrl")
-    click(origin, fov_px)
+    click(wid, origin, fov_px)
     xdo("keyup", "ctrl")
     xdo("type", "--delay", "80", "30")
     press(wid, "Return")
     time.sleep(0.5)
-    click(origin, window_size_px)
+    click(wid, origin, window_size_px)
     xdo("mousemove", origin[0] + 650, origin[1] + 650)  # off the panel: F12 is the viewer's
     time.sleep(0.3)
     press(wid, "F12")
