@@ -78,6 +78,10 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "left-to-right|right-to-left|flip: mirror the solved pose across the "
                       "character's own left/right plane (an asymmetric rest is mirrored anyway, "
                       "with a warning); off overrides a scenario's");
+  command->add_option("--ready", request->ready,
+                      "stand|sit-on-a-box|kneel|run|climb-a-rung|reach-up: a ready pose from "
+                      "the rig's own measures, placed first (the scenario's and these options "
+                      "go over it)");
   command->add_option("--prop", request->props,
                       "FILE@x,y,z[,yaw_deg]: a static mesh placed in model space (glTF, OBJ, "
                       "FBX...); feet stand on it");

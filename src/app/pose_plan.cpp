@@ -65,6 +65,15 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
     }
     r.mirror = mode;
   }
+  if (request.ready) {
+    scene::ReadyPose ready;
+    if (!scene::ParseReadyPose(*request.ready, &ready)) {
+      error->what =
+          "--ready must be one of " + scene::ReadyPoseChoices() + ", got '" + *request.ready + "'";
+      return false;
+    }
+    r.ready = ready;
+  }
   if (request.body_help) {
     if (*request.body_help != "on" && *request.body_help != "off") {
       error->what = "--body-help must be on or off, got '" + *request.body_help + "'";

@@ -26,6 +26,7 @@ struct PoseRequest {
   std::optional<std::string> clip;       // --clip NAME
   std::optional<double> time;            // --time T, seconds (needs a clip)
   std::optional<std::string> mirror;     // --mirror left-to-right|right-to-left|flip
+  std::optional<std::string> ready;      // --ready stand|sit-on-a-box|...
   std::vector<std::string> props;        // "FILE@x,y,z[,yaw_deg]", one per --prop
   std::optional<std::string> ground;     // --ground on|off
   std::optional<std::string> body_help;  // --body-help on|off

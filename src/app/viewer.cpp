@@ -238,7 +238,8 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   window_options.width = state.options.width;
   window_options.height = state.options.height;
   window_options.offscreen = state.options.offscreen;
-  window_options.title = "ikpose";
+  // "ikpose" once the panel is laid out (RunWindow): a script driving the window waits for it.
+  window_options.title = "ikpose (opening)";
   const auto step = [&state](const char* name) {
     state.startup_ms.emplace_back(name, MsSinceStart());
   };
@@ -247,6 +248,7 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   if (!state.window) return false;
   step("window and GL context");
   state.panel.renderer = state.window->renderer();
+  state.panel.props.bundled_folder = DataDir() / "assets" / "props";
   state.panel.history = &state.history;
   state.panel.corner_view = state.options.corner_view;
 
@@ -271,9 +273,12 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
                   state.request, state.options.trace_frame, error)) {
     return false;
   }
-  OpenLibrary(state);
+  if (state.options.offscreen) {  // a picture waits for the library: always the same picture
+    StartLibrary(state);
+    PollLibrary(state, /*wait=*/true);
+  }
   if (!state.options.offscreen) FindAutosave(state);
-  step("library and autosave");
+  step("autosave (the library is read on its own thread)");
   if (!state.options.reference_path.empty() &&
       !LoadReference(state, state.options.reference_path)) {
     *error = state.panel.status;
@@ -325,6 +330,7 @@ void Frame(ViewerState& state, float seconds) {
   int width = 0, height = 0;
   state.window->DrawableSize(&width, &height);
 
+  PollLibrary(state, /*wait=*/false);
   // Panel -> commands: the panel edits the session and asks for commands, applied here.
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
@@ -406,6 +412,7 @@ void Frame(ViewerState& state, float seconds) {
 // The window's loop: events, then a frame, then swap. A minimised window waits for events.
 void RunWindow(ViewerState& state) {
   int frames = 0;
+  int drawn = 0;
   while (state.running) {
     SDL_Event event;
     if (state.minimized && SDL_WaitEvent(&event)) HandleEvent(state, event);
@@ -421,7 +428,11 @@ void RunWindow(ViewerState& state) {
     if (state.first_frame_ms == 0.0f) {
       state.first_frame_ms = MsSinceStart();
       state.startup_ms.emplace_back("first frame on screen", state.first_frame_ms);
+      StartLibrary(state);  // read once the window is up, not on the way to it
     }
+    // ImGui lays its windows out in the first frame and draws them in the second: from then
+    // on a click lands where the panel shows a button. The title says the window is ready.
+    if (++drawn == 2) SDL_SetWindowTitle(state.window->sdl_window(), "ikpose");
     const int quit_after = state.options.quit_after_frames;
     if (quit_after > 0 && ++frames >= quit_after) break;
   }

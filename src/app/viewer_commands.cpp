@@ -108,7 +108,8 @@ void ApplyCommands(ViewerState& state) {
   using ui::Command;
   // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
   const bool editing = state.drag.active() || state.ring_drag.active() ||
-                       state.transform.active() || ImGui::IsAnyItemActive();
+                       state.mouse == MouseMode::kProp || state.transform.active() ||
+                       ImGui::IsAnyItemActive();
   state.retired_thumbnails.clear();  // no longer in any frame's draw list
   for (const Command command : state.panel.commands) {
     scene::PosingSession& session = *state.loaded.session;
@@ -176,6 +177,17 @@ void ApplyCommands(ViewerState& state) {
       case Command::kApplyReadyPose:
         ApplyReadyPoseCommand(state);
         break;
+      case Command::kAddProp: {
+        std::string error;
+        const std::string path = state.panel.props.add_path;
+        if (AddProp(state, path, &error)) {
+          SayDone(state, "added prop " + path);
+          state.panel.props.selected = static_cast<int>(session.world->props().size()) - 1;
+        } else {
+          state.panel.status = "could not add " + error;
+        }
+        break;
+      }
       case Command::kClearReference:
         state.reference.Clear();
         state.panel.picture.reference_shown = false;

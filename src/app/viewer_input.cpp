@@ -7,15 +7,35 @@
 // commands as the panel's buttons. Esc and a right click cancel what is held (a drag, a ring
 // turn, G/R/S) and never quit; Ctrl+Q quits (asking first when there are unsaved edits).
 #include <cmath>
+#include <limits>
+#include <optional>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows drawn last frame: ImGuiTakesMouse
 
 #include "app/viewer_state.h"
 #include "scene/overlays.h"
+#include "ui/props_panel.h"
 
 namespace ikpose::app {
 
 namespace {
+
+// Whether ImGui takes a mouse event at window pixel (x, y): an item held (a slider dragged), a
+// popup open, or the point over one of its windows as drawn last frame. io.WantCaptureMouse
+// says that for where the mouse was at the last frame: on a slow frame, a click that arrives in
+// the same batch of events as the move that brought the mouse off the panel would go to the
+// panel, and the click on the body would be lost.
+bool ImGuiTakesMouse(int x, int y) {
+  if (ImGui::IsAnyItemActive() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return true;
+  const ImVec2 p(static_cast<float>(x), static_cast<float>(y));
+  for (const ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+    if (!window->Active || window->Hidden || (window->Flags & ImGuiWindowFlags_NoMouseInputs))
+      continue;
+    if (window->Rect().Contains(p)) return true;
+  }
+  return false;
+}
 
 Ray MouseRay(const ViewerState& state, int x, int y) {
   int window_w = 0, window_h = 0, drawable_w = 0, drawable_h = 0;
@@ -49,6 +69,45 @@ int HoveredBone(ViewerState& state, const Ray& ray) {
   return PickSurface(state, ray).bone;
 }
 
+// A click on a prop nearer than `nearer_than` (the body's surface under the cursor) selects it
+// in the Props section and starts sliding it over the floor.
+bool BeginPropDrag(ViewerState& state, const Ray& ray, float nearer_than) {
+  const scene::PosingSession& session = *state.loaded.session;
+  if (!session.world) return false;
+  const std::optional<scene::RayHit> hit =
+      session.world->bvh().Cast(ray.origin_ms, ray.direction_ms, 1e30f);
+  if (!hit || glm::length(hit->point_ms - ray.origin_ms) >= nearer_than) return false;
+  const int prop = session.world->PropOfTriangle(hit->triangle);
+  if (prop < 0) return false;
+  state.panel.props.selected = prop;
+  state.prop_drag.prop = prop;
+  state.prop_drag.plane_y_ms = hit->point_ms.y;
+  state.prop_drag.grab_to_origin_ms =
+      session.world->props()[static_cast<std::size_t>(prop)].placement.position_ms - hit->point_ms;
+  state.mouse = MouseMode::kProp;
+  return true;
+}
+
+// The dragged prop under the cursor: where the ray meets the grabbed point's level.
+void DragProp(ViewerState& state, const Ray& ray) {
+  scene::PosingSession& session = *state.loaded.session;
+  const PropDrag& drag = state.prop_drag;
+  if (!session.world || drag.prop < 0 ||
+      drag.prop >= static_cast<int>(session.world->props().size()) ||
+      std::abs(ray.direction_ms.y) < 1e-6f) {
+    return;
+  }
+  const float t = (drag.plane_y_ms - ray.origin_ms.y) / ray.direction_ms.y;
+  if (!(t > 0.0f)) return;  // the plane is behind the eye
+  const glm::vec3 point = ray.origin_ms + t * ray.direction_ms;
+  scene::PropPlacement placed =
+      session.world->props()[static_cast<std::size_t>(drag.prop)].placement;
+  placed.position_ms.x = point.x + drag.grab_to_origin_ms.x;
+  placed.position_ms.z = point.z + drag.grab_to_origin_ms.z;
+  std::string error;
+  if (!ui::ReplaceProp(session, drag.prop, &placed, &error)) state.panel.status = error;
+}
+
 // Left button down: a target or pole handle, else a ring of the selected bone, else the body
 // (selects the bone and drags it), else a joint (selects it) and orbit.
 void BeginLeftDrag(ViewerState& state, int x, int y) {
@@ -67,6 +126,9 @@ void BeginLeftDrag(ViewerState& state, int x, int y) {
     return;
   }
   const scene::SurfaceHit hit = PickSurface(state, ray);
+  const float body_distance =
+      hit.hit ? glm::length(hit.point_ms - ray.origin_ms) : std::numeric_limits<float>::max();
+  if (BeginPropDrag(state, ray, body_distance)) return;
   if (hit.bone >= 0) {
     state.panel.selected_bone = hit.bone;
     if (state.drag.BeginOnSurface(ray, session, hit, state.camera.Forward())) {
@@ -100,6 +162,10 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
   if (state.mouse == MouseMode::kRing) {
     const bool snap = (SDL_GetModState() & KMOD_CTRL) != 0;
     state.ring_drag.Update(MouseRay(state, motion.x, motion.y), snap, *state.loaded.session);
+    return;
+  }
+  if (state.mouse == MouseMode::kProp) {
+    DragProp(state, MouseRay(state, motion.x, motion.y));
     return;
   }
   if (state.mouse != MouseMode::kHandle) return;
@@ -233,7 +299,8 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
     return;
   }
   // Esc or a right click while a handle or ring is dragged puts everything back.
-  const bool dragging = state.mouse == MouseMode::kHandle || state.mouse == MouseMode::kRing;
+  const bool dragging = state.mouse == MouseMode::kHandle || state.mouse == MouseMode::kRing ||
+                        state.mouse == MouseMode::kProp;
   if (dragging &&
       ((event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_ESCAPE) ||
        (event.type == SDL_MOUSEBUTTONDOWN && event.button.button == SDL_BUTTON_RIGHT))) {
@@ -242,7 +309,7 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
   }
   switch (event.type) {
     case SDL_MOUSEBUTTONDOWN:
-      if (io.WantCaptureMouse) break;
+      if (ImGuiTakesMouse(event.button.x, event.button.y)) break;
       state.hover_bone = -1;
       if (event.button.button == SDL_BUTTON_LEFT) {
         BeginLeftDrag(state, event.button.x, event.button.y);
@@ -257,10 +324,11 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
         state.ring_drag.End();
         state.history.Commit(*state.loaded.session);  // the whole drag is one step
       }
+      if (state.mouse == MouseMode::kProp) state.history.Commit(*state.loaded.session);
       state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:
-      if (io.WantCaptureMouse && state.mouse == MouseMode::kNone) {
+      if (state.mouse == MouseMode::kNone && ImGuiTakesMouse(event.motion.x, event.motion.y)) {
         state.hover_bone = -1;  // over the panel: a click would not take the body
         break;
       }

@@ -2,7 +2,9 @@
 // textures for the panel, and the library and hand commands (each edit one undo step).
 #include <imgui.h>
 
+#include <chrono>
 #include <cstdint>
+#include <future>
 
 #include "app/viewer_state.h"
 #include "render/png_file.h"
@@ -47,14 +49,23 @@ void LibraryStep(ViewerState& state, const std::string& label, Edit&& edit) {
 
 }  // namespace
 
-void OpenLibrary(ViewerState& state) {
+void StartLibrary(ViewerState& state) {
   const std::filesystem::path folder = state.options.library_dir.empty()
                                            ? scene::DefaultLibraryFolder()
                                            : std::filesystem::path(state.options.library_dir);
-  state.library = std::make_unique<scene::PoseLibrary>(folder);
+  state.library_reading = std::async(
+      std::launch::async, [folder] { return std::make_unique<scene::PoseLibrary>(folder); });
+}
+
+void PollLibrary(ViewerState& state, bool wait) {
+  if (!state.library_reading.valid()) return;
+  if (!wait &&
+      state.library_reading.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    return;
+  }
+  state.library = state.library_reading.get();
   state.panel.library.library = state.library.get();
-  // Thumbnails are decoded and uploaded when the section is first opened, not before the
-  // first frame.
+  // Thumbnails are decoded and uploaded when the section is first opened, not before.
   state.panel.library.thumbnails_stale = true;
 }
 
@@ -117,6 +128,7 @@ void ApplyReadyPoseCommand(ViewerState& state) {
 }
 
 void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing) {
+  if (!state.library) return;  // still being read: the section that asks is not shown yet
   ui::LibraryPanel& panel = state.panel.library;
   std::string error;
   switch (command) {

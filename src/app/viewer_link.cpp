@@ -94,7 +94,7 @@ void ApplyLink(ViewerState& state) {
   ApplyLinkExtras(state, keys.back());
   // The game's frame is not the user's edit: no undo step for it.
   state.history.FollowLive(session, placed, keys.back().clip_time.has_value(),
-                           keys.back().ladder.has_value());
+                           keys.back().ladder.has_value(), !keys.back().props.empty());
 }
 
 asset::Json LinkReport(const ViewerState& state) {

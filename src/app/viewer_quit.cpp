@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "anim/file_paths.h"
+#include "app/autosave_files.h"
 #include "app/viewer_state.h"
 #include "scene/scenario.h"
 
@@ -37,16 +38,6 @@ std::string FileTime(const fs::path& path) {
 }
 
 }  // namespace
-
-fs::path AutosavePath() {
-  if (const char* state = std::getenv("XDG_STATE_HOME"); state != nullptr && *state == '/') {
-    return fs::path(state) / "ikpose" / "autosave.json";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') {
-    return fs::path(home) / ".local" / "state" / "ikpose" / "autosave.json";
-  }
-  return {};  // nowhere that belongs to this user: no autosave
-}
 
 void SayDone(ViewerState& state, std::string text) {
   state.panel.status = std::move(text);
@@ -84,12 +75,10 @@ void StepAutosave(ViewerState& state, float seconds) {
   if (state.safety.since_autosave_s < state.options.autosave_seconds) return;
   state.safety.since_autosave_s = 0.0f;
   const scene::PosingSnapshot now = EditableState(state);
-  if (now == state.safety.autosaved || (now == state.safety.saved && !fs::exists(AutosavePath())))
-    return;
-  const fs::path path = AutosavePath();
-  if (path.empty()) return;
+  if (!state.safety.own || state.safety.own->path().empty()) return;
+  const fs::path path = state.safety.own->path();
+  if (now == state.safety.autosaved || (now == state.safety.saved && !fs::exists(path))) return;
   std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
   // The model by its absolute path: the autosave folder is not beside it.
   const std::string model = fs::absolute(state.loaded.path, ec).string();
   std::string error;
@@ -102,9 +91,10 @@ void StepAutosave(ViewerState& state, float seconds) {
 }
 
 void FindAutosave(ViewerState& state) {
-  const fs::path path = AutosavePath();
-  std::error_code ec;
-  if (path.empty() || !fs::is_regular_file(path, ec)) return;
+  const fs::path folder = AutosaveFolder();
+  state.safety.own = std::make_unique<OwnAutosave>(folder);
+  const fs::path path = FindOrphanAutosave(folder, state.safety.own->path());
+  if (path.empty()) return;
   state.safety.restore_offer = path;
   state.safety.restore_when = FileTime(path);
   state.panel.restore_offer = "ikpose did not close cleanly at " + state.safety.restore_when +
@@ -121,16 +111,14 @@ void ApplyAutosaveCommand(ViewerState& state, ui::Command command) {
     if (LoadSceneFrom(state, path.string()))
       SayDone(state, "restored the autosave of " + state.safety.restore_when);
   }
-  std::error_code ec;
-  fs::remove(path, ec);
+  RemoveAutosaveFile(path);
   state.safety.autosaved = scene::PosingSnapshot{};
 }
 
-void RemoveAutosave(const ViewerState& state) {
-  if (!state.safety.restore_offer.empty()) return;  // not answered: keep it for next time
-  const fs::path path = AutosavePath();
-  std::error_code ec;
-  if (!path.empty()) fs::remove(path, ec);
+void RemoveAutosave(ViewerState& state) {
+  // An orphan offered and not answered stays for next time; this window's own goes.
+  if (state.safety.own) state.safety.own->Remove();
+  state.safety.own.reset();
 }
 
 }  // namespace ikpose::app

@@ -41,6 +41,23 @@ asset::Json WindowState(const ViewerState& state) {
                              static_cast<float>(window_h));
     bones_px[skeleton.names[static_cast<std::size_t>(bone)]] = {px.x, px.y};
   }
+  // Each prop's middle on screen (window pixels), in the scenario's order.
+  asset::Json props_px = asset::Json::array();
+  if (session.world) {
+    for (const scene::Prop& prop : session.world->props()) {
+      std::vector<glm::vec3> vertices_ms;
+      std::vector<std::uint32_t> indices;
+      scene::AppendPropTriangles(prop, &vertices_ms, &indices);
+      glm::vec3 lo(1e30f), hi(-1e30f);
+      for (const glm::vec3& v : vertices_ms) {
+        lo = glm::min(lo, v);
+        hi = glm::max(hi, v);
+      }
+      const glm::vec2 px = state.camera.Project(0.5f * (lo + hi), static_cast<float>(window_w),
+                                                static_cast<float>(window_h));
+      props_px.push_back({px.x, px.y});
+    }
+  }
   const auto bone_name = [&](int bone) {
     return bone >= 0 && bone < skeleton.size() ? skeleton.names[static_cast<std::size_t>(bone)]
                                                : std::string();
@@ -48,31 +65,38 @@ asset::Json WindowState(const ViewerState& state) {
   const scene::UndoHistory& history = state.history;
   asset::Json startup = asset::Json::array();
   for (const auto& [step, ms] : state.startup_ms) startup.push_back({step, ms});
-  return {{"startup_ms", startup},
-          {"model", state.loaded.path},
-          {"height", state.loaded.height},
-          {"first_frame_ms", state.first_frame_ms},
-          {"limbs", limbs},
-          {"camera",
-           {{"yaw_deg", state.camera.yaw_deg},
-            {"pitch_deg", state.camera.pitch_deg},
-            {"orthographic", state.camera.orthographic},
-            {"facing_yaw_deg", FacingYawDeg(state)}}},
-          {"corner_view", state.panel.corner_view},
-          {"panel_shown", !state.panel_hidden},
-          {"fov_y_deg", state.camera.fov_y_deg},
-          {"unsaved_edits", UnsavedEdits(state)},
-          {"restore_offered", !state.safety.restore_offer.empty()},
-          {"status", state.panel.status},
-          {"status_ok", state.panel.status == state.done_status && !state.done_status.empty()},
-          {"bones_px", bones_px},
-          {"selected_bone", bone_name(state.panel.selected_bone)},
-          {"hover_bone", bone_name(state.hover_bone)},
-          {"history",
-           {{"undo_steps", history.undo_steps()},
-            {"redo_steps", history.redo_steps()},
-            {"undo_label", history.undo_label()},
-            {"redo_label", history.redo_label()}}}};
+  return {
+      {"startup_ms", startup},
+      {"model", state.loaded.path},
+      {"height", state.loaded.height},
+      {"first_frame_ms", state.first_frame_ms},
+      {"limbs", limbs},
+      {"camera",
+       {{"yaw_deg", state.camera.yaw_deg},
+        {"pitch_deg", state.camera.pitch_deg},
+        {"orthographic", state.camera.orthographic},
+        {"facing_yaw_deg", FacingYawDeg(state)}}},
+      {"corner_view", state.panel.corner_view},
+      {"panel_shown", !state.panel_hidden},
+      {"fov_y_deg", state.camera.fov_y_deg},
+      {"picture",
+       {{"window_size", state.panel.picture.window_size},
+        {"width", state.panel.picture.width},
+        {"height", state.panel.picture.height}}},
+      {"unsaved_edits", UnsavedEdits(state)},
+      {"restore_offered", !state.safety.restore_offer.empty()},
+      {"status", state.panel.status},
+      {"status_ok", state.panel.status == state.done_status && !state.done_status.empty()},
+      {"bones_px", bones_px},
+      {"props_px", props_px},
+      {"panel_px", state.panel_hidden ? asset::Json::object() : asset::Json(state.panel.shown_px)},
+      {"selected_bone", bone_name(state.panel.selected_bone)},
+      {"hover_bone", bone_name(state.hover_bone)},
+      {"history",
+       {{"undo_steps", history.undo_steps()},
+        {"redo_steps", history.redo_steps()},
+        {"undo_label", history.undo_label()},
+        {"redo_label", history.redo_label()}}}};
 }
 
 }  // namespace

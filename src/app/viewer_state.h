@@ -7,12 +7,14 @@
 #include <SDL.h>
 
 #include <chrono>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "anim/debug_draw.h"
 #include "anim/model.h"
+#include "app/autosave_files.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
 #include "app/ring_drag.h"
@@ -38,7 +40,15 @@ namespace ikpose::app {
 
 // What a held mouse button does: move a handle or the grabbed body (TargetDrag), turn the
 // selected bone by a ring (RingDrag), orbit or pan the camera.
-enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan };
+enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan, kProp };
+
+// A prop dragged over the floor (viewer_input.cpp): it slides in the horizontal plane through
+// the point grabbed, which stays under the cursor.
+struct PropDrag {
+  int prop = -1;
+  float plane_y_ms = 0.0f;
+  glm::vec3 grab_to_origin_ms{0.0f};  // the prop's position minus the point grabbed
+};
 
 // Everything a loaded model needs; replaced whole when another file loads.
 struct LoadedModel {
@@ -68,6 +78,7 @@ struct ViewerSafety {
   bool quit_asked = false;              // the "save before quitting?" question is open
   std::filesystem::path restore_offer;  // an autosave left by a window that did not close
   std::string restore_when;             // its time, as the offer says it
+  std::unique_ptr<OwnAutosave> own;     // this window's autosave file and its lock; null: none
 };
 
 // Blender's G / R / S on the selected bone, driven by the mouse with no button held
@@ -100,7 +111,8 @@ struct ViewerState {
   render::FramePainter painter;
   render::ReferenceImage reference;  // viewer_picture.cpp
   // The pose library (viewer_library.cpp) and its thumbnails as textures, by entry name.
-  std::unique_ptr<scene::PoseLibrary> library;
+  std::unique_ptr<scene::PoseLibrary> library;  // null until read (StartLibrary)
+  std::future<std::unique_ptr<scene::PoseLibrary>> library_reading;
   render::ThumbnailPainter thumbnail_painter;
   std::map<std::string, std::unique_ptr<render::ImageTexture>> thumbnails;
   std::vector<std::unique_ptr<render::ImageTexture>> retired_thumbnails;  // freed next frame
@@ -117,6 +129,7 @@ struct ViewerState {
   ViewerLink link;            // viewer_link.cpp
   ViewerStability stability;  // viewer_stability.cpp
   MouseMode mouse = MouseMode::kNone;
+  PropDrag prop_drag;
   scene::PosingSnapshot gesture_start;  // before the drag or key transform now held (Esc)
   ViewerSafety safety;
   KeyTransform transform;
@@ -167,7 +180,12 @@ void CancelBake(ViewerState& state);
 // viewer_library.cpp: opens the library folder (--library, else the per-user default) and
 // uploads its thumbnails; applies a library or hand command (`editing`: a widget is held, so a
 // hand slider is not a step yet).
-void OpenLibrary(ViewerState& state);
+// The library's files are read on their own thread once the first frame is on screen (a library
+// of hundreds of poses and pictures takes most of a second, which the first frame need not
+// wait for): the window polls for it each frame and shows its section once it is read; a
+// headless frame waits for it, so that a picture is always the same.
+void StartLibrary(ViewerState& state);
+void PollLibrary(ViewerState& state, bool wait);
 void SyncThumbnails(ViewerState& state);
 void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
 // The ready poses' thumbnails for the loaded model (each pose applied, drawn, taken back), and
@@ -177,8 +195,9 @@ void ApplyReadyPoseCommand(ViewerState& state);
 
 // viewer_quit.cpp. A quit (the window's close button, Ctrl+Q) asks first when the session has
 // unsaved edits; the answer: save and quit, quit without saving, or stay. The session is
-// autosaved as a scenario into the per-user state folder while it has edits; a clean exit
-// removes it, so one found at start-up was left by a crash and is offered back.
+// autosaved as a scenario into the window's own file in the per-user state folder
+// (autosave_files.h) while it has edits; a clean exit removes it, so one found at start-up that
+// no running window holds was left by a crash and is offered back.
 bool UnsavedEdits(const ViewerState& state);
 void MarkSaved(ViewerState& state);
 void RequestQuit(ViewerState& state);
@@ -186,8 +205,7 @@ void AnswerQuit(ViewerState& state, ui::Command answer);
 void StepAutosave(ViewerState& state, float seconds);
 void FindAutosave(ViewerState& state);
 void ApplyAutosaveCommand(ViewerState& state, ui::Command command);
-void RemoveAutosave(const ViewerState& state);
-std::filesystem::path AutosavePath();
+void RemoveAutosave(ViewerState& state);
 // Sets the status line as a success (shown green); any other status is an error (red).
 void SayDone(ViewerState& state, std::string text);
 std::string ScenePath(const ViewerState& state);

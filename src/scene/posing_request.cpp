@@ -207,6 +207,10 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
       request.ground.value_or(scenario && scenario->ground ? *scenario->ground : has_props);
   if (!StartPose(request, *session, error)) return nullptr;
   session->ResetTargets();
+  // A ready pose first: the scenario's and the command line's own entries then go over it.
+  std::optional<ReadyPose> ready = request.ready;
+  if (!ready && scenario) ready = scenario->ready;
+  if (ready && !ApplyReadyPose(*session, *ready, error)) return nullptr;
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
   if (request.ladder) {
     const Ladder ladder = request.ladder->Over(session->ladder);

@@ -8,7 +8,8 @@
 //      feet stand on them (ground contact, done in every Evaluate before the limbs solve);
 //   1. the start pose, then the clip (the command line's --clip over the scenario's; --time
 //      alone moves the scenario's clip);
-//   2. every limb target back on its hand or foot;
+//   2. every limb target back on its hand or foot, then the ready pose (--ready over the
+//      scenario's "ready"; scene/ready_poses.h) when one is asked for;
 //   3. the scenario's limbs (enabled, options, solve from rest, target) and its ladder, snapped
 //      to the rungs if the file asks;
 //   4. the command line's targets (a target replaces a snapped one), poles, then policies
@@ -29,6 +30,7 @@
 #include <glm/glm.hpp>
 
 #include "scene/posing_session.h"
+#include "scene/ready_poses.h"
 #include "scene/scenario.h"
 #include "scene/trace.h"
 
@@ -50,6 +52,7 @@ struct PosingRequest {
   std::optional<float> time;                   // seconds; needs a clip (here or in the scenario)
   std::vector<anim::Transform> start_pose_ls;  // a saved pose; empty for the rest pose
   std::optional<anim::MirrorMode> mirror;      // overrides the scenario's
+  std::optional<ReadyPose> ready;              // --ready, over the scenario's "ready"
   // The props, loaded (the scenario's and --prop's, placed; app::PlanPose loads them), and
   // --ground on|off over the scenario's "ground".
   std::shared_ptr<const World> world;

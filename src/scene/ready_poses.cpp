@@ -19,13 +19,40 @@ struct Frame {
   float floor_y = 0.0f;  // the ankles' height at rest: feet on the ground stay there
 };
 
+// How each pose carries the torso and head (degrees forward about the character's left, a
+// negative value back): spread evenly over the spine's bones and the neck and head. The
+// values are a posture, well inside the spine's and neck's natural ranges (joint_ranges.h).
+struct Carriage {
+  float spine_lean_deg;
+  float head_nod_deg;
+};
+Carriage CarriageOf(ReadyPose pose) {
+  switch (pose) {
+    case ReadyPose::kStand:
+      return {0.0f, 0.0f};
+    case ReadyPose::kSitOnABox:
+      return {8.0f, 0.0f};  // sitting up, leaning a little toward the knees
+    case ReadyPose::kKneel:
+      return {6.0f, 8.0f};  // looking down at the raised knee
+    case ReadyPose::kRun:
+      return {12.0f, -10.0f};  // leaning into the run, eyes ahead
+    case ReadyPose::kClimbARung:
+      return {0.0f, -15.0f};  // looking up the ladder
+    case ReadyPose::kReachUp:
+      return {-5.0f, -20.0f};  // arching a little, looking at the hands
+  }
+  return {0.0f, 0.0f};
+}
+
 int Index(Limb limb) {
   return static_cast<int>(limb);
 }
 
 Frame Measure(const PosingSession& session) {
   Frame f;
-  glm::vec3 forward = session.model().chains.forward_ms;
+  // The whole torso's facing (hips and shoulders together), else the rig's forward.
+  const anim::HumanoidMap& body = session.model().humanoid;
+  glm::vec3 forward = body.facing_valid ? body.facing_ms : session.model().chains.forward_ms;
   forward.y = 0.0f;
   if (glm::length(forward) > 1e-6f) f.forward = glm::normalize(forward);
   f.left = glm::normalize(glm::cross(f.up, f.forward));
@@ -61,6 +88,35 @@ void Place(PosingSession& session, Limb limb, glm::vec3 target_ms, const glm::ve
   t.rung = -1;
 }
 
+// Turns `bones` so that together they bend `degrees` about `axis_ms`, each its share, each about
+// the model-space axis as it stands at rest (bone turns are local, on top of the start pose).
+void Bend(PosingSession& session, const std::vector<int>& bones, const glm::vec3& axis_ms,
+          float degrees) {
+  if (bones.empty() || degrees == 0.0f) return;
+  const float share = glm::radians(degrees) / static_cast<float>(bones.size());
+  const anim::Pose& rest = session.rest_pose();
+  for (int bone : bones) {
+    const auto b = static_cast<std::size_t>(bone);
+    if (bone < 0 || b >= session.bone_turns_ls.size()) continue;
+    const glm::quat bone_ms = anim::RotationMs(rest, bone);
+    const glm::quat turn_ms = glm::angleAxis(share, axis_ms);
+    session.bone_turns_ls[b] =
+        glm::normalize(session.bone_turns_ls[b] * glm::inverse(bone_ms) * turn_ms * bone_ms);
+  }
+}
+
+// The torso and head as the pose carries them (the humanoid map's spine, neck and head).
+void Carry(PosingSession& session, ReadyPose pose, const glm::vec3& left) {
+  const anim::HumanoidMap& body = session.model().humanoid;
+  const Carriage carriage = CarriageOf(pose);
+  Bend(session, body.spine, left, carriage.spine_lean_deg);
+  std::vector<int> neck_and_head;
+  if (body.neck >= 0) neck_and_head.push_back(body.neck);
+  if (body.head >= 0 && body.head != body.neck) neck_and_head.push_back(body.head);
+  // The head's nod is counted from level: the spine's lean is taken back first.
+  Bend(session, neck_and_head, left, carriage.head_nod_deg - carriage.spine_lean_deg);
+}
+
 }  // namespace
 
 const char* ReadyPoseName(ReadyPose pose) {
@@ -81,6 +137,32 @@ const char* ReadyPoseName(ReadyPose pose) {
   return "";
 }
 
+bool ParseReadyPose(std::string_view name, ReadyPose* pose) {
+  std::string spaced(name);
+  for (char& c : spaced) {
+    if (c == '-' || c == '_') c = ' ';
+  }
+  for (ReadyPose p : kReadyPoses) {
+    if (spaced == ReadyPoseName(p)) {
+      *pose = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string ReadyPoseChoices() {
+  std::string text;
+  for (ReadyPose p : kReadyPoses) {
+    std::string name = ReadyPoseName(p);
+    for (char& c : name) {
+      if (c == ' ') c = '-';
+    }
+    text += (text.empty() ? "" : ", ") + name;
+  }
+  return text;
+}
+
 bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) {
   if (!session.target(Limb::kLeftLeg).available || !session.target(Limb::kRightLeg).available ||
       session.body_bone() < 0) {
@@ -94,11 +176,15 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   session.body = BodyMove{};
   session.ladder_enabled = false;
   session.ResetTargets();
+  Carry(session, pose, f.left);
   session.Evaluate();
 
-  // Where a limb's root is once the body moved by `delta`, and its outward side.
+  // Where a limb's root is once the body moved by `delta` (a shoulder as the torso now carries
+  // it), and its outward side.
   const auto root = [&](Limb limb, const glm::vec3& delta) {
-    return f.root_ms[Index(limb)] + delta;
+    if (IsLeg(limb)) return f.root_ms[Index(limb)] + delta;
+    session.Evaluate();
+    return anim::PositionMs(session.pose(), session.chain(limb).upper);
   };
   const auto out = [&](Limb limb) { return IsLeft(limb) ? f.left : -f.left; };
   const auto length = [&](Limb limb) { return f.upper[Index(limb)] + f.lower[Index(limb)]; };
@@ -200,6 +286,13 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
                        length(arm) * (0.96f * f.up + 0.15f * f.forward + 0.05f * out(arm)));
       }
       break;
+  }
+  // A ready pose is composed whole, torso included, with every target within reach: the body's
+  // help would only rearrange it (four placed limbs would move the pelvis and bend the spine to
+  // ease them). Its limbs ask none (shown as "pull body 0"; raise it to let a limb pull); the
+  // climb's hands and feet hold rungs, and there the four contacts place the pelvis.
+  if (pose != ReadyPose::kClimbARung) {
+    for (Limb limb : anim::kLimbs) session.target(limb).pull_body = 0.0f;
   }
   session.Evaluate();
   return true;

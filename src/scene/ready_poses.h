@@ -15,6 +15,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 
 #include "scene/posing_session.h"
 
@@ -27,6 +28,11 @@ inline constexpr std::array<ReadyPose, 6> kReadyPoses = {
 
 // "stand", "sit on a box", "kneel", "run", "climb a rung", "reach up".
 const char* ReadyPoseName(ReadyPose pose);
+// A name as above, with hyphens or underscores for the spaces ("sit-on-a-box" on a command
+// line). False for any other.
+bool ParseReadyPose(std::string_view name, ReadyPose* pose);
+// "stand, sit-on-a-box, kneel, run, climb-a-rung, reach-up": for messages.
+std::string ReadyPoseChoices();
 
 // Poses `session` (from its rest: turns, body, ladder and targets are reset first). False, and
 // the session unchanged, with one line for a rig that lacks what the pose needs.

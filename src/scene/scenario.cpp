@@ -314,6 +314,11 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
               "mirror must be \"off\", \"left-to-right\", \"right-to-left\" or "
               "\"flip\""};
         }
+      } else if (key == "ready") {
+        ReadyPose ready;
+        if (!value.is_string() || !ParseReadyPose(value.get<std::string>(), &ready))
+          throw FieldError{"ready must be one of " + ReadyPoseChoices()};
+        s.ready = ready;
       } else if (key == "props") {
         s.props = ParseProps(value);
       } else if (key == "floor") {

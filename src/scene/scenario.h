@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "scene/posing_session.h"
+#include "scene/ready_poses.h"
 
 namespace ikpose::scene {
 
@@ -61,6 +62,8 @@ struct Scenario {
   std::vector<PropPlacement> props;
   std::optional<bool> floor;
   std::optional<bool> ground;
+  // A ready pose placed first, before everything above ("ready": "kneel"); absent: none.
+  std::optional<ReadyPose> ready;
   std::string file;  // where it was read from
 
   // The model path relative to the scenario file's folder; "" when none is named.

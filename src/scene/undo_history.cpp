@@ -22,6 +22,8 @@ PosingSnapshot CaptureSnapshot(const PosingSession& session) {
   s.body = session.body;
   s.bone_turns_ls = session.bone_turns_ls;
   s.mirror = session.mirror;
+  s.world = session.world;
+  s.ground = session.ground;
   return s;
 }
 
@@ -44,6 +46,8 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
     session.bone_turns_ls = snapshot.bone_turns_ls;
   }
   session.mirror = snapshot.mirror;
+  session.world = snapshot.world;
+  session.ground = snapshot.ground;
   session.Evaluate();
 }
 
@@ -61,6 +65,12 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
     return turned == 1 ? "turn bone" : "turn bones";
   }
   std::vector<std::string> parts;
+  if (before.world != after.world) {
+    const std::size_t was = before.world ? before.world->props().size() : 0;
+    const std::size_t is = after.world ? after.world->props().size() : 0;
+    parts.push_back(is > was ? "add prop" : is < was ? "remove prop" : "move prop");
+  }
+  if (before.ground != after.ground) parts.push_back(after.ground ? "ground on" : "ground off");
   if (before.mirror != after.mirror) {
     parts.push_back("mirror " + std::string(anim::MirrorModeName(after.mirror)));
   }
@@ -150,7 +160,7 @@ void UndoHistory::FollowPlayback(const PosingSession& session) {
 }
 
 void UndoHistory::FollowLive(const PosingSession& session, const std::array<bool, 4>& limbs,
-                             bool clip_time, bool ladder) {
+                             bool clip_time, bool ladder, bool props) {
   if (steps_.empty()) return;
   PosingSnapshot& present = steps_[present_].state;
   for (anim::Limb limb : anim::kLimbs) {
@@ -163,6 +173,7 @@ void UndoHistory::FollowLive(const PosingSession& session, const std::array<bool
     present.ladder = session.ladder;
     present.ladder_enabled = session.ladder_enabled;
   }
+  if (props) present.world = session.world;  // the game moved its props: a new World
 }
 
 const std::string& UndoHistory::undo_label() const {

@@ -34,6 +34,10 @@ struct PosingSnapshot {
   BodyMove body;
   std::vector<glm::quat> bone_turns_ls;  // PosingSession::bone_turns_ls
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
+  // The props as placed (a World is never changed once built: a moved prop is a new one, so
+  // the pointer says whether they changed) and whether feet stand on them.
+  std::shared_ptr<const World> world;
+  bool ground = false;
 
   bool operator==(const PosingSnapshot&) const = default;
 };
@@ -67,12 +71,13 @@ class UndoHistory {
   // (the frame that pauses it would otherwise see the last advance as an edit).
   void FollowPlayback(const PosingSession& session);
   // What a live game changed (the live link) is not an edit either: the present step takes the
-  // session's state of the limbs in `limbs` (anim::Limb indices), and its clip time and ladder
-  // when `clip_time` and `ladder` say the game moved them, so the next Commit records only the
+  // session's state of the limbs in `limbs` (anim::Limb indices), and its clip time, ladder and
+  // props when `clip_time`, `ladder` and `props` say the game moved them, so the next Commit
+  // records only the
   // user's own edits and a streaming game never pushes the user's steps out. Call right after
   // the game's frame is put into the session.
   void FollowLive(const PosingSession& session, const std::array<bool, 4>& limbs, bool clip_time,
-                  bool ladder);
+                  bool ladder, bool props);
 
   int undo_steps() const { return static_cast<int>(present_); }
   int redo_steps() const {

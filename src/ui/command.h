@@ -50,6 +50,7 @@ enum class Command {
   kLoadReference,   // picture.reference_path as the reference image
   kClearReference,  // no reference image
   kApplyReadyPose,  // ready.chosen (scene::kReadyPoses) on the model, as one undo step
+  kAddProp,         // props.add_path placed in front of the character, as one undo step
 };
 
 }  // namespace ikpose::ui

@@ -50,6 +50,13 @@ void SameLineIfFits(const char* label, bool box = false) {
 }
 
 // A button placed by SameLineIfFits.
+// A collapsing header whose place is noted.
+bool Header(PanelState& state, const char* label, ImGuiTreeNodeFlags flags = 0) {
+  const bool open = ImGui::CollapsingHeader(label, flags);
+  Shown(state, label);
+  return open;
+}
+
 bool FlowButton(const char* label) {
   SameLineIfFits(label);
   return ImGui::Button(label);
@@ -385,9 +392,11 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
     if (ImGui::RadioButton(live[i].first, mode == live_modes[i]) && mode != live_modes[i]) {
       state.commands.push_back(live[i].second);
     }
+    Shown(state, live[i].first);
   }
   bool flip = mode == anim::MirrorMode::kFlip;
   if (ImGui::Checkbox("flip the whole pose", &flip)) state.commands.push_back(Command::kToggleFlip);
+  Shown(state, "flip the whole pose");
   if (mode != anim::MirrorMode::kOff) {
     ImGui::TextDisabled(mode == anim::MirrorMode::kFlip
                             ? "flipped: turn flip off to drag the targets"
@@ -513,7 +522,9 @@ void StabilitySection(const scene::PosingSession& session, PanelState& state) {
 void PictureSection(PanelState& state) {
   PicturePanel& picture = state.picture;
   ImGui::SliderFloat("field of view", &picture.fov_y_deg, 10.0f, 100.0f, "%.0f deg");
+  Shown(state, "field of view");
   ImGui::Checkbox("window size", &picture.window_size);
+  Shown(state, "window size");
   if (!picture.window_size) {
     ImGui::InputInt("width", &picture.width, 16, 256);
     ImGui::InputInt("height", &picture.height, 16, 256);
@@ -553,6 +564,11 @@ const char* ReachLabel(ik::Reach reach) {
   return "?";
 }
 
+void Shown(PanelState& state, const char* label) {
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  state.shown_px[label] = {min.x, min.y, max.x, max.y};
+}
+
 void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   // Docked to the left at the window's full height; its width is the user's (dragging its
   // right edge), and the app centres the model in what it leaves free.
@@ -564,6 +580,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   ImGui::SetNextWindowSizeConstraints(ImVec2(240.0f, display.y), ImVec2(widest, display.y));
   ImGui::Begin("ikpose", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse);
   state.width = ImGui::GetWindowWidth();
+  state.shown_px.clear();
   // Widgets leave room for their labels, so a narrow panel shortens the widget, not the label.
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 8.0f);
   ImGui::TextWrapped("%s%s", state.model_label.c_str(), state.unsaved ? "  (unsaved edits)" : "");
@@ -572,7 +589,9 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::TextWrapped("%s", state.restore_offer.c_str());
     ImGui::PopStyleColor();
     if (ImGui::Button("restore it")) state.commands.push_back(Command::kRestoreAutosave);
+    Shown(state, "restore it");
     if (FlowButton("discard it")) state.commands.push_back(Command::kDiscardAutosave);
+    Shown(state, "discard it");
   }
   if (!state.status.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, state.status_ok ? kGood : kBad);
@@ -585,7 +604,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     return;
   }
   if (state.history != nullptr) UndoRow(*state.history, state);
-  if (ImGui::CollapsingHeader("Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
+  if (Header(state, "Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
     if (ImGui::Button("targets to hands and feet"))
       state.commands.push_back(Command::kResetTargets);
@@ -616,7 +635,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
   }
-  if (ImGui::CollapsingHeader("Mirror")) MirrorSection(*session, state);
+  if (Header(state, "Mirror")) MirrorSection(*session, state);
   if (ImGui::CollapsingHeader("Bake clip")) BakeSection(state);
   if (ImGui::CollapsingHeader("View")) {
     const std::pair<const char*, Command> views[] = {
@@ -688,9 +707,10 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);
     if (FlowButton("step down")) state.commands.push_back(Command::kStepDown);
   }
+  if (Header(state, "Props")) DrawPropsSection(*session, state);
   state.ready.shown = ImGui::CollapsingHeader("Ready poses");
   if (state.ready.shown) ReadyPosesSection(state);
-  state.library.shown = state.library.library != nullptr && ImGui::CollapsingHeader("Pose library");
+  state.library.shown = state.library.library != nullptr && Header(state, "Pose library");
   if (state.library.shown) DrawLibrarySection(*session, state);
   if (ImGui::CollapsingHeader("Hands")) DrawHandsSection(*session, state);
   if (ImGui::CollapsingHeader("Bones")) {
@@ -703,7 +723,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     ImGui::EndChild();
   }
-  if (ImGui::CollapsingHeader("Picture")) PictureSection(state);
+  if (Header(state, "Picture")) PictureSection(state);
   if (ImGui::CollapsingHeader("About")) {
     ImGui::TextWrapped("renderer: %s", state.renderer.c_str());
     ImGui::Text("frame %.2f ms CPU, %.2f ms GPU", static_cast<double>(state.frame_ms_cpu),

@@ -19,6 +19,7 @@
 #include "scene/stability.h"
 #include "scene/undo_history.h"
 #include "ui/command.h"
+#include "ui/props_panel.h"  // IWYU pragma: export
 
 namespace ikpose::ui {
 
@@ -116,12 +117,19 @@ struct PanelState {
   PicturePanel picture;
   ReadyPanel ready;
   StabilityPanel stability;
+  PropsPanel props;
   // What the buttons asked for this frame, in order; the app applies and clears them.
   std::vector<Command> commands;
+  // Where some controls were drawn in the last frame (window pixels: x0, y0, x1, y1), by their
+  // label: section headers, the autosave offer's and the mirror's buttons. The viewer's report
+  // carries them, so that a script (or a test) can click what a user clicks.
+  std::map<std::string, std::array<float, 4>> shown_px;
 };
 
 // Draws the panel; edits to targets and options go straight into `session`.
 void DrawMainPanel(scene::PosingSession* session, PanelState& state);
+// Notes where the control just drawn is, under `label` (PanelState::shown_px).
+void Shown(PanelState& state, const char* label);
 
 // The quit question as a modal window: save and quit (to `scene_path`), quit without saving,
 // or stay; the answer is a command.

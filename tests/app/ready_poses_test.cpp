@@ -4,6 +4,8 @@
 // head to reach up, the climb puts hands and feet on rungs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "../asset/model_checks.h"
@@ -78,7 +80,24 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   EXPECT_GT(glm::dot(End(*run, Limb::kLeftLeg) - End(*run, Limb::kRightLeg), forward), 0.5f * leg)
       << "a stride: the left foot well ahead of the right";
 
+  // The torso and head as the pose carries them (the humanoid map's spine, neck and head): a
+  // bone's turn from standing, in degrees about the character's left (forward positive).
+  const anim::HumanoidMap& body = model_.humanoid;
+  const glm::vec3 left = glm::normalize(glm::cross(glm::vec3(0, 1, 0), forward));
+  const auto nod_deg = [&](const PosingSession& s, int bone) {
+    const glm::quat turn =
+        anim::RotationMs(s.pose(), bone) * glm::inverse(anim::RotationMs(stand->pose(), bone));
+    const float sine = glm::dot(glm::vec3(turn.x, turn.y, turn.z), left);
+    return glm::degrees(2.0f * std::asin(std::clamp(sine, -1.0f, 1.0f))) *
+           (turn.w < 0.0f ? -1.0f : 1.0f);
+  };
+  if (body.chest >= 0) {
+    EXPECT_NEAR(nod_deg(*run, body.chest), 12.0f, 3.0f) << "running leans in";
+  }
   const auto reach = Posed(ReadyPose::kReachUp);
+  if (body.head >= 0) {
+    EXPECT_NEAR(nod_deg(*reach, body.head), -20.0f, 3.0f) << "reaching up looks at the hands";
+  }
   const float head_y = anim::PositionMs(reach->rest_pose(), model_.chains[Limb::kLeftArm].upper).y;
   EXPECT_GT(End(*reach, Limb::kLeftArm).y, head_y + 0.3f * leg) << "hands above the head";
   EXPECT_GT(End(*reach, Limb::kRightArm).y, head_y + 0.3f * leg);

@@ -23,7 +23,7 @@ def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
         wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
                               "--name", "^ikpose$"], capture_output=True, text=True,
                              check=True).stdout.split()[0]
-        time.sleep(1.5)
+        time.sleep(0.8)  # the title says the panel is laid out; a moment for focus
         geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
                                   capture_output=True, text=True, check=True).stdout
         g = dict(line.split("=") for line in geometry.split())
@@ -56,3 +56,37 @@ def drag(origin, start_px, offset, steps=10):
         time.sleep(0.05)
     xdo("mouseup", 1)
     time.sleep(0.5)
+
+
+def window_picture(wid):
+    """The window's pixels as bytes (to see that a frame showing a change was drawn)."""
+    return subprocess.run(["import", "-window", wid, "rgb:-"], capture_output=True,
+                          check=True).stdout
+
+
+def settle(wid, timeout=10.0):
+    """Waits until the window shows the same picture twice, a quarter second apart (what was
+    asked of it is drawn); returns that picture."""
+    deadline = time.time() + timeout
+    shown = window_picture(wid)
+    while time.time() < deadline:
+        time.sleep(0.25)
+        now = window_picture(wid)
+        if now == shown:
+            return now
+        shown = now
+    return shown
+
+
+def click_and_wait(wid, origin, rect, timeout=10.0):
+    """Clicks the middle of `rect` (window pixels x0, y0, x1, y1) and waits until the window
+    shows a different picture (a section opened, a prop added), so that the next action acts on
+    what the click made, however slow the frames are."""
+    xdo("mousemove", origin[0] + round((rect[0] + rect[2]) / 2),
+        origin[1] + round((rect[1] + rect[3]) / 2))
+    before = settle(wid)  # what earlier keys and the hover drew, drawn before the click
+    xdo("click", 1)
+    deadline = time.time() + timeout
+    while time.time() < deadline and window_picture(wid) == before:
+        time.sleep(0.1)
+    time.sleep(0.3)

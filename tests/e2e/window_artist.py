@@ -26,9 +26,11 @@ from viewer_window import run_viewer, xdo
 
 exe, send_close, work = sys.argv[1], sys.argv[2], sys.argv[3]
 os.makedirs(work, exist_ok=True)
-autosave = os.path.join(os.environ["XDG_STATE_HOME"], "ikpose", "autosave.json")
-if os.path.exists(autosave):
-    os.remove(autosave)
+folder = os.path.join(os.environ["XDG_STATE_HOME"], "ikpose")
+for old in glob.glob(os.path.join(folder, "autosave*")):
+    os.remove(old)
+# A crash's autosave: a window that is gone left its file and an unheld lock.
+autosave = os.path.join(folder, "autosave-999999999.json")
 for old in glob.glob(os.path.join(work, "*.png")):
     os.remove(old)
 
@@ -131,7 +133,10 @@ def session(wid, origin):
     press(wid, "n", "F12")
     time.sleep(0.7)  # the picture, and an autosave (every 0.3 s here)
     screenshot("no_panel.png")
-    with open(autosave) as f:
+    own = [p for p in glob.glob(os.path.join(folder, "autosave-*.json")) if p != autosave]
+    assert len(own) == 1, f"one window, one autosave: {own}"
+    state["own"] = own[0]
+    with open(own[0]) as f:
         state["autosaved"] = json.load(f)
     # Closing with unsaved edits asks; Esc stays; the report's close then answers D.
     subprocess.run([send_close, wid], check=True)
@@ -175,6 +180,7 @@ size = subprocess.run(["identify", "-format", "%w %h", shots[0]], capture_output
 assert size == ["900", "700"], f"the picture is {size}, not the window's 900x700"
 limbs = state["autosaved"]["limbs"]
 assert distance(limbs["left_leg"]["target"], leg["target"]) < 1e-4 * height, limbs["left_leg"]
-assert not os.path.exists(autosave), "a clean exit left the autosave behind"
+assert not os.path.exists(state["own"]), "a clean exit left the autosave behind"
+assert not glob.glob(os.path.join(folder, "autosave*")), os.listdir(folder)
 print("ok: view-plane lift, Esc, G/S/R typed, right-click cancel, N, F12, autosave, quit question")
 

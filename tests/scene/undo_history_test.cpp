@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "scene/solid_shapes.h"
 #include "support/rigs.h"
 
 namespace ikpose::scene {
@@ -243,7 +244,7 @@ TEST_F(UndoHistoryTest, LiveFramesAreNotStepsAndNeverPushTheUsersStepsOut) {
     LimbTarget& t = session.target(kGameLeg);
     t.target_ms = game_start + glm::vec3(0.0f, 0.001f * static_cast<float>(frame % 100), 0.0f);
     t.given = true;
-    history.FollowLive(session, {false, false, false, true}, false, false);
+    history.FollowLive(session, {false, false, false, true}, false, false, false);
     // The viewer commits whatever changed once a frame.
     EXPECT_FALSE(history.Commit(session)) << frame;
   }
@@ -257,6 +258,43 @@ TEST_F(UndoHistoryTest, LiveFramesAreNotStepsAndNeverPushTheUsersStepsOut) {
   ASSERT_TRUE(history.Undo(session));
   EXPECT_EQ(target(), start);
   EXPECT_FALSE(history.CanUndo());
+}
+
+// Props are part of the edit: adding, moving and removing one are steps that undo and redo.
+TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
+  const auto world_with_box_at = [](const glm::vec3& at_ms) {
+    std::vector<glm::vec3> v, n;
+    std::vector<std::uint32_t> i;
+    AppendBox({-0.1f, 0.0f, -0.1f}, {0.1f, 0.2f, 0.1f}, &v, &n, &i);
+    Prop box;
+    box.path = box.placement.file = "box";
+    box.placement.position_ms = at_ms;
+    box.model = std::make_shared<anim::Model>(
+        StaticModel("box", std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
+    std::string error;
+    std::shared_ptr<const World> world = World::Build({box}, &error);
+    EXPECT_TRUE(world) << error;
+    return world;
+  };
+  session.world = world_with_box_at({0.3f, 0.0f, 0.3f});
+  session.ground = true;
+  session.Evaluate();
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "add prop and 1 more");  // and the ground on
+  const std::shared_ptr<const World> added = session.world;
+  session.world = world_with_box_at({0.5f, 0.0f, 0.3f});
+  session.Evaluate();
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "move prop");
+
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(session.world, added);
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(session.world, nullptr);
+  EXPECT_FALSE(session.ground);
+  ASSERT_TRUE(history.Redo(session));
+  EXPECT_EQ(session.world, added);
+  EXPECT_TRUE(session.ground);
 }
 
 }  // namespace
