@@ -73,9 +73,8 @@ class UndoHistory {
   // What a live game changed (the live link) is not an edit either: the present step takes the
   // session's state of the limbs in `limbs` (anim::Limb indices), and its clip time, ladder and
   // props when `clip_time`, `ladder` and `props` say the game moved them, so the next Commit
-  // records only the
-  // user's own edits and a streaming game never pushes the user's steps out. Call right after
-  // the game's frame is put into the session.
+  // records only the user's own edits and a streaming game never pushes the user's steps out.
+  // Call right after the game's frame is put into the session.
   void FollowLive(const PosingSession& session, const std::array<bool, 4>& limbs, bool clip_time,
                   bool ladder, bool props);
 
