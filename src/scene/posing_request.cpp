@@ -86,7 +86,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   return true;
 }
 
-// Step 4: the command line's targets and poles.
+// Step 4: the command line's targets and poles (its policies: ApplyPolicies).
 bool ApplyPoints(const PosingRequest& request, PosingSession& session, std::string* error) {
   for (const ChainPoint& t : request.targets) {
     LimbTarget* target = nullptr;
@@ -102,7 +102,13 @@ bool ApplyPoints(const PosingRequest& request, PosingSession& session, std::stri
     target->options.solver.pole_ms = p.point_ms;
     target->options.policy = anim::KneePolicy::kPole;
   }
-  for (const auto& [chain, policy] : request.policies) {
+  return true;
+}
+
+// Step 4, last: the policies (seed or natural drop a pole; pole needs one).
+bool ApplyPolicies(const std::vector<std::pair<std::string, anim::KneePolicy>>& policies,
+                   PosingSession& session, std::string* error) {
+  for (const auto& [chain, policy] : policies) {
     std::vector<LimbTarget*> targets;
     if (chain.empty()) {
       for (anim::Limb limb : anim::kLimbs) {
@@ -186,9 +192,9 @@ bool CheckRequest(const PosingRequest& request, std::string* error) {
   return true;
 }
 
-std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
-                                            std::string* error,
-                                            std::shared_ptr<const RigFacts> facts) {
+std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
+                                              const PosingRequest& request, std::string* error,
+                                              std::shared_ptr<const RigFacts> facts) {
   if (!CheckRequest(request, error)) return nullptr;
   auto session = std::make_unique<PosingSession>(model, std::move(facts));
   // Step 0: a ladder in front of the character, sized to it (a scenario's ladder replaces it).
@@ -211,9 +217,25 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   if (!ApplyPoints(request, *session, error)) return nullptr;
   if (request.mirror) session->mirror = *request.mirror;
   if (request.body_help) session->body_help = *request.body_help;
+  return session;
+}
+
+std::unique_ptr<PosingSession> SolveSituation(
+    const PosingSession& situation,
+    const std::vector<std::pair<std::string, anim::KneePolicy>>& policies, std::string* error) {
+  auto session = std::make_unique<PosingSession>(situation);
+  if (!ApplyPolicies(policies, *session, error)) return nullptr;
   session->Evaluate();
   if (!AllSolved(*session, error)) return nullptr;
   return session;
+}
+
+std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
+                                            std::string* error,
+                                            std::shared_ptr<const RigFacts> facts) {
+  const std::unique_ptr<PosingSession> situation =
+      BuildSituation(model, request, error, std::move(facts));
+  return situation ? SolveSituation(*situation, request.policies, error) : nullptr;
 }
 
 }  // namespace ikpose::scene

@@ -53,7 +53,7 @@ struct PosingRequest {
   // --ground on|off over the scenario's "ground".
   std::shared_ptr<const World> world;
   std::optional<bool> ground;
-  std::optional<bool> body_help;               // --body-help on|off, over the scenario's
+  std::optional<bool> body_help;  // --body-help on|off, over the scenario's
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;
@@ -70,5 +70,17 @@ bool CheckRequest(const PosingRequest& request, std::string* error);
 std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
                                             std::string* error,
                                             std::shared_ptr<const RigFacts> facts = nullptr);
+
+// BuildSession in its two halves, for one situation solved under several knee policies
+// (`ikpose trace` solves each frame as given and under each policy): `BuildSituation` takes
+// steps 0 to 4 but the policies, and solves nothing new; `SolveSituation` solves a copy of it
+// with `policies` applied (the end of step 4, then step 5). BuildSession(model, request) is
+// SolveSituation(*BuildSituation(model, request), request.policies): the same road.
+std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
+                                              const PosingRequest& request, std::string* error,
+                                              std::shared_ptr<const RigFacts> facts = nullptr);
+std::unique_ptr<PosingSession> SolveSituation(
+    const PosingSession& situation,
+    const std::vector<std::pair<std::string, anim::KneePolicy>>& policies, std::string* error);
 
 }  // namespace ikpose::scene
