@@ -309,7 +309,8 @@ EndGoal PosingSession::RungGoal(anim::Limb limb, const glm::vec3& target_ms) con
 }
 
 anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
-  if (!HasRungShape(limb)) return SolveTarget(*model_, chain(limb), t, facts_->rest, reports, pose_);
+  if (!HasRungShape(limb))
+    return SolveTarget(*model_, chain(limb), t, facts_->rest, reports, pose_);
   return SolveToGoal(limb, t, RungGoal(limb, t.target_ms), 1.0f);
 }
 
@@ -322,7 +323,8 @@ anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTar
   on_rung.options.end_rotation = ik::EndRotation::kTarget;
   on_rung.options.target_rotation_ms = goal.rotation_ms;
   on_rung.options.solver.weight *= weight;
-  anim::ChainSolveResult result = SolveTarget(*model_, chain(limb), on_rung, facts_->rest, reports, pose_);
+  anim::ChainSolveResult result =
+      SolveTarget(*model_, chain(limb), on_rung, facts_->rest, reports, pose_);
   if (result.ok && !leg && weight >= 1.0f) {
     CurlFingers(model_->skeleton, facts_->hands[i], chain(limb).end, ladder_now_.rung_radius,
                 pose_);
