@@ -133,8 +133,12 @@ TEST(TraceReplay, ASituationBuiltOnceSolvesEveryPolicyAsBuildingItForEachDoes) {
       TraceFrame shared, own;
       const auto a = SolveFrame(*situation, base, in, policy, &shared, &error);
       ASSERT_TRUE(a) << error;
-      const auto b = SolveFrame(model, base, in, policy, &own, &error);
+      // The one road itself: the frame's request, under the policy, built whole.
+      PosingRequest request = FrameRequest(base, in);
+      if (policy) request = WithPolicy(request, in, *policy);
+      const auto b = BuildSession(model, request, &error);
       ASSERT_TRUE(b) << error;
+      own = RecordFrame(*b, in.frame, in.time, in.inputs);
       EXPECT_EQ(TraceFrameLine(shared), TraceFrameLine(own));
       EXPECT_EQ(a->pose().models_ms, b->pose().models_ms);
     }
