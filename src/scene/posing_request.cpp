@@ -220,22 +220,32 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   return session;
 }
 
+namespace {
+
+// The end of step 4 and step 5 on `session` itself.
+bool SolveInPlace(PosingSession& session,
+                  const std::vector<std::pair<std::string, anim::KneePolicy>>& policies,
+                  std::string* error) {
+  if (!ApplyPolicies(policies, session, error)) return false;
+  session.Evaluate();
+  return AllSolved(session, error);
+}
+
+}  // namespace
+
 std::unique_ptr<PosingSession> SolveSituation(
     const PosingSession& situation,
     const std::vector<std::pair<std::string, anim::KneePolicy>>& policies, std::string* error) {
   auto session = std::make_unique<PosingSession>(situation);
-  if (!ApplyPolicies(policies, *session, error)) return nullptr;
-  session->Evaluate();
-  if (!AllSolved(*session, error)) return nullptr;
-  return session;
+  return SolveInPlace(*session, policies, error) ? std::move(session) : nullptr;
 }
 
 std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
                                             std::string* error,
                                             std::shared_ptr<const RigFacts> facts) {
-  const std::unique_ptr<PosingSession> situation =
-      BuildSituation(model, request, error, std::move(facts));
-  return situation ? SolveSituation(*situation, request.policies, error) : nullptr;
+  // The situation solved where it stands: no copy when it is solved only once.
+  std::unique_ptr<PosingSession> session = BuildSituation(model, request, error, std::move(facts));
+  return session && SolveInPlace(*session, request.policies, error) ? std::move(session) : nullptr;
 }
 
 }  // namespace ikpose::scene

@@ -67,9 +67,11 @@ std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const Posing
                                           std::optional<anim::KneePolicy> policy,
                                           TraceFrame* recorded, std::string* error,
                                           std::shared_ptr<const RigFacts> facts) {
-  const std::unique_ptr<PosingSession> situation =
-      FrameSituation(model, base, input, error, std::move(facts));
-  return situation ? SolveFrame(*situation, base, input, policy, recorded, error) : nullptr;
+  PosingRequest request = FrameRequest(base, input);
+  if (policy) request = WithPolicy(request, input, *policy);
+  std::unique_ptr<PosingSession> session = BuildSession(model, request, error, std::move(facts));
+  if (session && recorded) *recorded = RecordFrame(*session, input.frame, input.time, input.inputs);
+  return session;
 }
 
 bool ReplayUnder(const anim::Model& model, const PosingRequest& base,
