@@ -4,7 +4,8 @@
 // and 10,000 independent chains per iteration ("Batch10k"). The seed port builds 4x4 model
 // matrices, inverts them with glm::inverse and turns bones with acos/angleAxis; TwoBoneJob
 // solves in the hip's parent space with an affine inverse and no trigonometry;
-// SolveChainBatch is the vectorised structure-of-arrays entry point. "Legs" solves 1,000
+// SolveChainBatch is the vectorised structure-of-arrays entry point (with each of its kernels,
+// the x86-64 baseline's 4 lanes and AVX2's 8, by name). "Legs" solves 1,000
 // random legs of one reach case (or a 70/20/10 mix) with the port and with the job, so each
 // case's time can be compared with the port's on the same legs. The `per_solve` counter is
 // the time of one solve. Figures and the command that reproduces them are in README.md.
@@ -18,6 +19,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "ik/two_bone_batch.h"
+#include "ik/two_bone_batch_isa.h"
 #include "ik/two_bone_job.h"
 #include "support/seed_port.h"
 
@@ -174,17 +176,26 @@ void BM_SolveChain_Batch10k(benchmark::State& state) {
 }
 BENCHMARK(BM_SolveChain_Batch10k);
 
-void BM_SolveChainBatch_SoA10k(benchmark::State& state) {
-  const Points p = MakePoints(MakeJobs(kBatch));
-  std::vector<float> in(12 * kBatch), out(14 * kBatch);
-  std::vector<std::uint8_t> reach(kBatch);
+// `kernel`: SolveChainBatch (the kernel it picks on this CPU) or a kernel by name.
+enum BatchKernel { kPicked, kBaselineSse2, kAvx2 };
+void BM_SolveChainBatch_SoA10k(benchmark::State& state, BatchKernel kernel) {
+  const detail::BatchIsa isa =
+      kernel == kAvx2 ? detail::BatchIsa::kAvx2 : detail::BatchIsa::kBaseline;
+  if (!detail::BatchIsaAvailable(isa)) {
+    state.SkipWithError("this CPU lacks the instruction set");
+    return;
+  }
+  const int n = kBatch;
+  const Points p = MakePoints(MakeJobs(n));
+  std::vector<float> in(12 * n), out(14 * n);
+  std::vector<std::uint8_t> reach(n);
   const std::vector<glm::vec3>* src[4] = {&p.a, &p.b, &p.c, &p.t};
   for (int s = 0; s < 4; ++s) {
-    for (int i = 0; i < kBatch; ++i) {
-      for (int k = 0; k < 3; ++k) in[(s * 3 + k) * kBatch + i] = (*src[s])[i][k];
+    for (int i = 0; i < n; ++i) {
+      for (int k = 0; k < 3; ++k) in[(s * 3 + k) * n + i] = (*src[s])[i][k];
     }
   }
-  const auto col = [&](std::vector<float>& v, int j) { return v.data() + j * kBatch; };
+  const auto col = [&](std::vector<float>& v, int j) { return v.data() + j * n; };
   ChainBatchInput bi;
   bi.hip = {col(in, 0), col(in, 1), col(in, 2)};
   bi.knee = {col(in, 3), col(in, 4), col(in, 5)};
@@ -197,12 +208,18 @@ void BM_SolveChainBatch_SoA10k(benchmark::State& state) {
   bo.knee_rotation = {col(out, 10), col(out, 11), col(out, 12), col(out, 13)};
   bo.reach = reach.data();
   for (auto _ : state) {
-    SolveChainBatch(bi, bo, kBatch);
+    if (kernel == kPicked) {
+      SolveChainBatch(bi, bo, std::size_t(n));
+    } else {
+      detail::SolveChainBatchOn(isa, bi, bo, std::size_t(n));
+    }
     benchmark::ClobberMemory();
   }
-  PerSolve(state, kBatch);
+  PerSolve(state, n);
 }
-BENCHMARK(BM_SolveChainBatch_SoA10k);
+BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, picked, kPicked);
+BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, baseline_sse2, kBaselineSse2);
+BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, avx2, kAvx2);
 
 // --- Random legs by reach case, the seed port and the job on the same legs ---
 

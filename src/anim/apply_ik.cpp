@@ -19,7 +19,7 @@ std::string ChainText(const Skeleton& skeleton, const LimbChain& chain) {
 
 ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& chain,
                                   const glm::vec3& target_ms, const ChainSolveOptions& options,
-                                  Pose& pose) {
+                                  Pose& pose, bool report) {
   ChainSolveResult result;
   result.target_ms = target_ms;
   result.end_target_ms = target_ms;
@@ -82,7 +82,7 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
     }
   }
 
-  if (!job.Run(&result.output, &result.report)) {
+  if (!job.Run(&result.output, report ? &result.report : nullptr)) {
     result.error = "chain '" + chain.name + "' (" + ChainText(skeleton, chain) +
                    ") cannot be solved: " + std::string(ik::InputErrorMessage(job.Validate()));
     return result;

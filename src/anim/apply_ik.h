@@ -52,7 +52,8 @@ struct ChainSolveResult {
   bool ok = false;
   std::string error;             // why not, when !ok (the pose is then unchanged)
   ik::TwoBoneOutput output;      // new local rotations, reach, FK knee and foot
-  ik::TwoBoneReport report;      // the solver's explanation (positions step, rotations)
+  ik::TwoBoneReport report;      // the solver's explanation (positions step, rotations);
+                                 // empty when SolveChainOnPose was asked for none
   glm::vec3 target_ms{0.f};      // the limb's target (a grip point on a rung, say)
   glm::vec3 end_target_ms{0.f};  // where the end joint was sent (the target unless gripping)
   glm::vec3 hip_ms{0.f};         // joint positions in the pose after the solve
@@ -64,9 +65,11 @@ struct ChainSolveResult {
   SwivelChoice swivel;       // natural: the natural direction and the swivel
 };
 
-// `pose.models_ms` must be up to date (UpdateModels); they are kept up to date.
+// `pose.models_ms` must be up to date (UpdateModels); they are kept up to date. Without
+// `report`, ChainSolveResult::report is left empty and the job takes its shortest path (the
+// same pose: TwoBoneJobFastPath.* in tests/ik).
 ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& chain,
                                   const glm::vec3& target_ms, const ChainSolveOptions& options,
-                                  Pose& pose);
+                                  Pose& pose, bool report = true);
 
 }  // namespace ikpose::anim

@@ -254,11 +254,30 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     return at.str() + error;
   };
 
-  // Every frame from its own input, through the one road. Memory: the solved frames (for the
-  // summary and its pops), about 880 bytes a frame; nothing else grows with the trace.
+  // Every frame from its own input, through the one road: its situation built once (the clip
+  // sampled once), solved as given and under each policy, whose pops are counted as they go (a
+  // pop compares two frames only). Memory: the solved frames as given (for the summary and its
+  // pops), about 800 bytes a frame; nothing else grows with the trace.
   std::vector<scene::TraceFrame> frames(static_cast<std::size_t>(range.frames));
   scene::FootPaths feet;  // the clip's feet, for how far its planted feet slide
-  bool any_pole = false;
+  bool any_pole = false;  // the pole policy is compared only when some input has a pole
+  for (int i = 0; i < range.frames && !any_pole; ++i) {
+    for (const scene::LimbInput& limb : input_at(i).inputs)
+      any_pole = any_pole || limb.pole_ms.has_value();
+  }
+  struct Replay {
+    anim::KneePolicy policy;
+    std::vector<scene::TraceFrame> pair;  // the previous frame and this one
+    std::size_t pops = 0;
+    std::string error;  // the first frame it failed on; reported once every frame is solved
+  };
+  std::vector<Replay> replays;
+  for (anim::KneePolicy policy :
+       {anim::KneePolicy::kSeed, anim::KneePolicy::kNatural, anim::KneePolicy::kPole}) {
+    if (policy != anim::KneePolicy::kPole || any_pole)
+      replays.push_back({policy, std::vector<scene::TraceFrame>(2), 0, {}});
+  }
+  const std::array<float, 4> lengths = scene::LimbLengths(model.chains);
   const std::shared_ptr<const scene::RigFacts> facts = scene::MeasureRig(model);
   // Props a game moved: the situation's world with them placed, rebuilt only when they move.
   scene::PosingRequest base = plan.request;
@@ -272,41 +291,41 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   };
   for (int i = 0; i < range.frames; ++i) {
     const scene::TraceFrame in = input_at(i);
-    for (const scene::LimbInput& limb : in.inputs) any_pole = any_pole || limb.pole_ms.has_value();
     if (!base_for(in)) return PrintError(err, frame_error(in));
     scene::TraceFrame& solved = frames[static_cast<std::size_t>(i)];
-    const auto session = scene::SolveFrame(model, base, in, std::nullopt, &solved, &error, facts);
+    const auto situation = scene::FrameSituation(model, base, in, &error, facts);
+    const auto session =
+        situation ? scene::SolveFrame(*situation, base, in, std::nullopt, &solved, &error)
+                  : nullptr;
     if (!session) return PrintError(err, frame_error(in));
     feet.Record(*session);
     if (!options.out.empty() && !trace_file.Write(scene::TraceFrameLine(solved) + "\n", &error)) {
       return PrintError(err, error);
     }
+    for (Replay& replay : replays) {
+      if (!replay.error.empty()) continue;
+      std::swap(replay.pair[0], replay.pair[1]);
+      if (!scene::SolveFrame(*situation, base, in, replay.policy, &replay.pair[1], &error)) {
+        replay.error = frame_error(in);
+        continue;
+      }
+      if (i > 0) replay.pops += scene::DetectPops(replay.pair, lengths).size();
+    }
   }
-  const std::array<float, 4> lengths = scene::LimbLengths(model.chains);
   const std::vector<scene::Pop> pops = scene::DetectPops(frames, lengths);
   const std::array<scene::LimbSummary, 4> limbs = scene::SummarizeLimbs(frames, pops);
   const std::size_t frame_count = frames.size();
   // The frames stay until the end: freeing this one large block would raise glibc's mmap
-  // threshold, and the replays' allocations would then fragment the heap (measured: 340 MB
-  // resident for 36,000 frames instead of about 60).
+  // threshold, and later allocations would then fragment the heap (measured: 340 MB resident
+  // for 36,000 frames instead of about 60).
 
-  // The same inputs under each policy, counted as they go: a pop compares two frames only.
   Json policies = Json::object();
-  for (anim::KneePolicy policy :
-       {anim::KneePolicy::kSeed, anim::KneePolicy::kNatural, anim::KneePolicy::kPole}) {
-    if (policy == anim::KneePolicy::kPole && !any_pole) continue;
-    std::vector<scene::TraceFrame> pair(2);  // the previous frame and this one
-    std::size_t replay_pops = 0;
-    for (int i = 0; i < range.frames; ++i) {
-      const scene::TraceFrame in = input_at(i);
-      std::swap(pair[0], pair[1]);
-      if (!base_for(in) || !scene::SolveFrame(model, base, in, policy, &pair[1], &error, facts)) {
-        return PrintError(err, std::string("under the ") + anim::PolicyName(policy) +
-                                   " policy: " + frame_error(in));
-      }
-      if (i > 0) replay_pops += scene::DetectPops(pair, lengths).size();
+  for (const Replay& replay : replays) {
+    if (!replay.error.empty()) {
+      return PrintError(err, std::string("under the ") + anim::PolicyName(replay.policy) +
+                                 " policy: " + replay.error);
     }
-    policies[anim::PolicyName(policy)] = {{"pops", replay_pops}};
+    policies[anim::PolicyName(replay.policy)] = {{"pops", replay.pops}};
   }
 
   if (!options.out.empty() && !trace_file.Commit(&error)) return PrintError(err, error);

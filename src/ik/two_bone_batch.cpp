@@ -1,5 +1,6 @@
 #include "ik/two_bone_batch.h"
 
+#include "ik/two_bone_batch_isa.h"
 #include "ik/two_bone_core.h"
 
 namespace ikpose::ik {
@@ -82,18 +83,10 @@ Quats Offset(const Quats& q, std::size_t k) {
   return {q.x + k, q.y + k, q.z + k, q.w + k};
 }
 
-}  // namespace
-
-// Compiled for the x86-64 baseline (SSE2, 4 lanes) and for x86-64-v3 (AVX2 with FMA, 8 lanes:
-// multiply-adds are fused, so it agrees with SolveChain to rounding); the loader picks
-// the clone for the running CPU. Every branch of the kernel is a select.
-// A build already for AVX2 with FMA (-march=native on such a CPU) has no clones: the clone's
-// narrower target would keep glm's functions, compiled for the wider one, from inlining.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-    !(defined(__AVX2__) && defined(__FMA__))
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
+// The x86-64 baseline kernel (SSE2, 4 chains per step), vectorised by the compiler from the
+// scalar kernel.
+void SolveChainBatchBaseline(const ChainBatchInput& in, const ChainBatchOutput& out,
+                             std::size_t count) {
   if (out.reach == nullptr) {
     BatchLoop<false>(in, out, count, nullptr);
     return;
@@ -117,6 +110,42 @@ void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std
     std::uint8_t* const reach = out.reach + begin;
     for (std::size_t i = 0; i < n; ++i) reach[i] = static_cast<std::uint8_t>(codes[i]);
   }
+}
+
+}  // namespace
+
+namespace detail {
+
+bool BatchIsaAvailable(BatchIsa isa) {
+  if (isa == BatchIsa::kBaseline) return true;
+#ifdef IKPOSE_BATCH_AVX2
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return avx2;
+#else
+  return false;
+#endif
+}
+
+void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatchOutput& out,
+                       std::size_t count) {
+#ifdef IKPOSE_BATCH_AVX2
+  if (isa == BatchIsa::kAvx2) {
+    SolveChainBatchAvx2(in, out, count);
+    return;
+  }
+#endif
+  (void)isa;
+  SolveChainBatchBaseline(in, out, count);
+}
+
+}  // namespace detail
+
+// The widest kernel the CPU runs, chosen once.
+void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
+  static const detail::BatchIsa isa = detail::BatchIsaAvailable(detail::BatchIsa::kAvx2)
+                                          ? detail::BatchIsa::kAvx2
+                                          : detail::BatchIsa::kBaseline;
+  detail::SolveChainBatchOn(isa, in, out, count);
 }
 
 }  // namespace ikpose::ik

@@ -355,7 +355,9 @@ InputError ValidateMeasured(const PositionsInput& input, const Chain& chain,
 // cofactors. *inv is written only when invertible.
 bool InverseIfInvertible(const Affine& x, Affine* inv);
 
-// Fills a report from a solve (weight applied in out.result).
-void FillReport(const PositionsInput& input, const OptionsSolve& solve, PositionsReport* report);
+// Fills a report from a solve (weight applied in out.result). Without `rotations` the two
+// rotation descriptions (trigonometry) are left for the caller, which describes its own.
+void FillReport(const PositionsInput& input, const OptionsSolve& solve, PositionsReport* report,
+                bool rotations = true);
 
 }  // namespace ikpose::ik::detail

@@ -189,7 +189,8 @@ void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
   const Affine& p = ch.parent;
   const glm::vec3& a_ps = ch.input.hip_ms;
   PositionsReport& pr = report->positions;
-  detail::FillReport(ch.input, solved, &pr);
+  // The positions step ran without rotations: the job describes its own (below).
+  detail::FillReport(ch.input, solved, &pr, /*rotations=*/false);
   const glm::vec3 a_ms = TransformPoint(p, a_ps);
   const glm::vec3 b_ms = TransformPoint(p, ch.input.knee_ms);
   const glm::vec3 c_ms = TransformPoint(p, ch.input.foot_ms);

@@ -221,7 +221,8 @@ InputError SolveWithOptions(const PositionsInput& in, OptionsSolve* out, bool ro
   return InputError::kNone;
 }
 
-void FillReport(const PositionsInput& in, const OptionsSolve& s, PositionsReport* rep) {
+void FillReport(const PositionsInput& in, const OptionsSolve& s, PositionsReport* rep,
+                bool rotations) {
   const PositionsResult& r = s.result;
   rep->result = r;
   rep->length_ab = s.chain.l1;
@@ -242,6 +243,7 @@ void FillReport(const PositionsInput& in, const OptionsSolve& s, PositionsReport
   rep->flip_margin = s.flip_margin;
   rep->used_pole = s.used_pole;
   rep->used_fallback_side = s.fallback_side;
+  if (!rotations) return;
   rep->hip_rotation = DescribeRotation(r.hip_rotation, s.chain.ab);
   rep->knee_rotation = DescribeRotation(r.knee_rotation, Rotate(r.hip_rotation, s.chain.bc));
 }

@@ -96,7 +96,13 @@ bool Baker::Step(std::string* error) {
     return false;
   };
   std::string why;
-  std::unique_ptr<PosingSession> session = BuildSession(*model_, RequestAt(frame), &why, facts_);
+  // The one road (BuildSession's two halves) without the solves' reports: a bake writes only
+  // the pose.
+  const PosingRequest request = RequestAt(frame);
+  std::unique_ptr<PosingSession> situation = BuildSituation(*model_, request, &why, facts_);
+  if (situation) situation->reports = false;
+  std::unique_ptr<PosingSession> session =
+      situation ? SolveSituation(*situation, request.policies, &why) : nullptr;
   if (!session) return fail(why);
   if (phase_ == Phase::kSolve) {
     for (anim::Limb limb : anim::kLimbs) {

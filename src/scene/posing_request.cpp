@@ -86,7 +86,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   return true;
 }
 
-// Step 4: the command line's targets and poles.
+// Step 4: the command line's targets and poles (its policies: ApplyPolicies).
 bool ApplyPoints(const PosingRequest& request, PosingSession& session, std::string* error) {
   for (const ChainPoint& t : request.targets) {
     LimbTarget* target = nullptr;
@@ -102,7 +102,13 @@ bool ApplyPoints(const PosingRequest& request, PosingSession& session, std::stri
     target->options.solver.pole_ms = p.point_ms;
     target->options.policy = anim::KneePolicy::kPole;
   }
-  for (const auto& [chain, policy] : request.policies) {
+  return true;
+}
+
+// Step 4, last: the policies (seed or natural drop a pole; pole needs one).
+bool ApplyPolicies(const std::vector<std::pair<std::string, anim::KneePolicy>>& policies,
+                   PosingSession& session, std::string* error) {
+  for (const auto& [chain, policy] : policies) {
     std::vector<LimbTarget*> targets;
     if (chain.empty()) {
       for (anim::Limb limb : anim::kLimbs) {
@@ -186,9 +192,9 @@ bool CheckRequest(const PosingRequest& request, std::string* error) {
   return true;
 }
 
-std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
-                                            std::string* error,
-                                            std::shared_ptr<const RigFacts> facts) {
+std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
+                                              const PosingRequest& request, std::string* error,
+                                              std::shared_ptr<const RigFacts> facts) {
   if (!CheckRequest(request, error)) return nullptr;
   auto session = std::make_unique<PosingSession>(model, std::move(facts));
   // Step 0: a ladder in front of the character, sized to it (a scenario's ladder replaces it).
@@ -224,9 +230,35 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   if (!ApplyPoints(request, *session, error)) return nullptr;
   if (request.mirror) session->mirror = *request.mirror;
   if (request.body_help) session->body_help = *request.body_help;
-  session->Evaluate();
-  if (!AllSolved(*session, error)) return nullptr;
   return session;
+}
+
+namespace {
+
+// The end of step 4 and step 5 on `session` itself.
+bool SolveInPlace(PosingSession& session,
+                  const std::vector<std::pair<std::string, anim::KneePolicy>>& policies,
+                  std::string* error) {
+  if (!ApplyPolicies(policies, session, error)) return false;
+  session.Evaluate();
+  return AllSolved(session, error);
+}
+
+}  // namespace
+
+std::unique_ptr<PosingSession> SolveSituation(
+    const PosingSession& situation,
+    const std::vector<std::pair<std::string, anim::KneePolicy>>& policies, std::string* error) {
+  auto session = std::make_unique<PosingSession>(situation);
+  return SolveInPlace(*session, policies, error) ? std::move(session) : nullptr;
+}
+
+std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const PosingRequest& request,
+                                            std::string* error,
+                                            std::shared_ptr<const RigFacts> facts) {
+  // The situation solved where it stands: no copy when it is solved only once.
+  std::unique_ptr<PosingSession> session = BuildSituation(model, request, error, std::move(facts));
+  return session && SolveInPlace(*session, request.policies, error) ? std::move(session) : nullptr;
 }
 
 }  // namespace ikpose::scene

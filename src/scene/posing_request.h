@@ -77,4 +77,16 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
                                             std::string* error,
                                             std::shared_ptr<const RigFacts> facts = nullptr);
 
+// BuildSession in its two halves, for one situation solved under several knee policies
+// (`ikpose trace` solves each frame as given and under each policy): `BuildSituation` takes
+// steps 0 to 4 but the policies, and solves nothing new; `SolveSituation` solves a copy of it
+// with `policies` applied (the end of step 4, then step 5). BuildSession(model, request) is
+// SolveSituation(*BuildSituation(model, request), request.policies): the same road.
+std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
+                                              const PosingRequest& request, std::string* error,
+                                              std::shared_ptr<const RigFacts> facts = nullptr);
+std::unique_ptr<PosingSession> SolveSituation(
+    const PosingSession& situation,
+    const std::vector<std::pair<std::string, anim::KneePolicy>>& policies, std::string* error);
+
 }  // namespace ikpose::scene

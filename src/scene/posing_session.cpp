@@ -9,7 +9,8 @@ namespace {
 
 // Solves one target on `pose` (from the rest rotations of its two bones when asked).
 anim::ChainSolveResult SolveTarget(const anim::Model& model, const anim::LimbChain& chain,
-                                   const LimbTarget& t, const anim::Pose& rest, anim::Pose& pose) {
+                                   const LimbTarget& t, const anim::Pose& rest, bool report,
+                                   anim::Pose& pose) {
   if (t.from_rest) {
     for (int bone : {chain.upper, chain.lower}) {
       pose.locals_ls[static_cast<std::size_t>(bone)].rotation =
@@ -17,7 +18,7 @@ anim::ChainSolveResult SolveTarget(const anim::Model& model, const anim::LimbCha
     }
     anim::UpdateSubtree(model.skeleton, chain.upper, pose);
   }
-  return anim::SolveChainOnPose(model.skeleton, chain, t.target_ms, t.options, pose);
+  return anim::SolveChainOnPose(model.skeleton, chain, t.target_ms, t.options, pose, report);
 }
 
 // The pelvis: the nearest common ancestor of the legs' hips (else of every limb found).
@@ -93,6 +94,7 @@ PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const Rig
 }
 
 void PosingSession::SetStartPose(std::vector<anim::Transform> locals_ls) {
+  clip_sample_.reset();
   start_ls_ = std::move(locals_ls);
   if (start_ls_.size() != facts_->rest.locals_ls.size()) start_ls_.clear();
 }
@@ -203,7 +205,14 @@ void PosingSession::SampleClipPose(std::vector<anim::Transform>& locals_ls) cons
 }
 
 void PosingSession::Evaluate() {
-  SampleClipPose(base_.locals_ls);
+  if (!clip_sample_ || clip_sample_->clip != playback.clip || clip_sample_->time != playback.time) {
+    auto sample = std::make_shared<ClipSample>();
+    sample->clip = playback.clip;
+    sample->time = playback.time;
+    SampleClipPose(sample->locals_ls);
+    clip_sample_ = std::move(sample);
+  }
+  base_.locals_ls = clip_sample_->locals_ls;
   if (bone_turns_ls.size() == base_.locals_ls.size()) {
     for (std::size_t i = 0; i < bone_turns_ls.size(); ++i) {
       base_.locals_ls[i].rotation = glm::normalize(base_.locals_ls[i].rotation * bone_turns_ls[i]);
@@ -266,17 +275,17 @@ void PosingSession::Evaluate() {
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
     } else if (t.given && t.enabled) {
-      result = SolveTarget(*model_, chain(limb), t, facts_->rest, pose_);
+      result = SolveTarget(*model_, chain(limb), t, facts_->rest, reports, pose_);
     } else if (holds && t.enabled) {
       LimbTarget held = t;  // a held foot stays flat: it keeps its model rotation
       held.options.end_rotation = ik::EndRotation::kKeepModel;
-      result = SolveTarget(*model_, chain(limb), held, facts_->rest, pose_);
+      result = SolveTarget(*model_, chain(limb), held, facts_->rest, reports, pose_);
     }
   }
   for (ChainTarget& extra : extra_) {
     extra.result = {};
     if (extra.target.enabled) {
-      extra.result = SolveTarget(*model_, extra.chain, extra.target, facts_->rest, pose_);
+      extra.result = SolveTarget(*model_, extra.chain, extra.target, facts_->rest, reports, pose_);
     }
   }
   anim::MirrorPose(model_->skeleton, facts_->rest, facts_->mirror_map, mirror, pose_);
@@ -300,7 +309,8 @@ EndGoal PosingSession::RungGoal(anim::Limb limb, const glm::vec3& target_ms) con
 }
 
 anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
-  if (!HasRungShape(limb)) return SolveTarget(*model_, chain(limb), t, facts_->rest, pose_);
+  if (!HasRungShape(limb))
+    return SolveTarget(*model_, chain(limb), t, facts_->rest, reports, pose_);
   return SolveToGoal(limb, t, RungGoal(limb, t.target_ms), 1.0f);
 }
 
@@ -313,7 +323,8 @@ anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTar
   on_rung.options.end_rotation = ik::EndRotation::kTarget;
   on_rung.options.target_rotation_ms = goal.rotation_ms;
   on_rung.options.solver.weight *= weight;
-  anim::ChainSolveResult result = SolveTarget(*model_, chain(limb), on_rung, facts_->rest, pose_);
+  anim::ChainSolveResult result =
+      SolveTarget(*model_, chain(limb), on_rung, facts_->rest, reports, pose_);
   if (result.ok && !leg && weight >= 1.0f) {
     CurlFingers(model_->skeleton, facts_->hands[i], chain(limb).end, ladder_now_.rung_radius,
                 pose_);

@@ -136,6 +136,9 @@ class PosingSession {
   const BodyHelpReport& body_help_report() const { return help_; }
   // Mirrors the solved pose across the character's own plane, after every target is solved.
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
+  // Each solve's report (ChainSolveResult::report) filled: what the panel, the overlays,
+  // `pose --json` and `trace` show. A bake writes only the pose and turns it off.
+  bool reports = true;
 
   // The rig's left/right map, mirror plane and rest symmetry check (built once).
   const anim::MirrorMap& mirror_map() const { return facts_->mirror_map; }
@@ -248,6 +251,15 @@ class PosingSession {
   std::vector<ChainTarget> extra_;
   BodyHelpReport help_;
   std::vector<anim::Transform> start_ls_;
+  // The clip pose Evaluate last sampled and what for (clip and time, over start_ls_); copies
+  // share it, so a frame solved under several knee policies (copies of one situation) samples
+  // its clip once.
+  struct ClipSample {
+    int clip = -1;
+    float time = 0.0f;
+    std::vector<anim::Transform> locals_ls;
+  };
+  std::shared_ptr<const ClipSample> clip_sample_;
   anim::Pose base_;
   anim::Pose pose_;
 };

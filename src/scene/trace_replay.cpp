@@ -28,19 +28,39 @@ PosingRequest FrameRequest(const PosingRequest& base, const TraceFrame& frame) {
   return request;
 }
 
+std::vector<std::pair<std::string, anim::KneePolicy>> PoliciesUnder(const TraceFrame& frame,
+                                                                    anim::KneePolicy policy) {
+  if (policy != anim::KneePolicy::kPole) return {{std::string(), policy}};
+  // An earlier seed or natural for every limb would drop the poles: only the limbs with one.
+  std::vector<std::pair<std::string, anim::KneePolicy>> policies;
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
+    if (in.has_target && in.pole_ms) policies.emplace_back(anim::LimbName(limb), policy);
+  }
+  return policies;
+}
+
 PosingRequest WithPolicy(const PosingRequest& request, const TraceFrame& frame,
                          anim::KneePolicy policy) {
   PosingRequest out = request;
-  if (policy != anim::KneePolicy::kPole) {
-    out.policies = {{std::string(), policy}};
-    return out;
-  }
-  out.policies.clear();  // an earlier seed or natural for every limb would drop the poles
-  for (anim::Limb limb : anim::kLimbs) {
-    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
-    if (in.has_target && in.pole_ms) out.policies.emplace_back(anim::LimbName(limb), policy);
-  }
+  out.policies = PoliciesUnder(frame, policy);
   return out;
+}
+
+std::unique_ptr<PosingSession> FrameSituation(const anim::Model& model, const PosingRequest& base,
+                                              const TraceFrame& input, std::string* error,
+                                              std::shared_ptr<const RigFacts> facts) {
+  return BuildSituation(model, FrameRequest(base, input), error, std::move(facts));
+}
+
+std::unique_ptr<PosingSession> SolveFrame(const PosingSession& situation, const PosingRequest& base,
+                                          const TraceFrame& input,
+                                          std::optional<anim::KneePolicy> policy,
+                                          TraceFrame* recorded, std::string* error) {
+  std::unique_ptr<PosingSession> session =
+      SolveSituation(situation, policy ? PoliciesUnder(input, *policy) : base.policies, error);
+  if (session && recorded) *recorded = RecordFrame(*session, input.frame, input.time, input.inputs);
+  return session;
 }
 
 std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const PosingRequest& base,

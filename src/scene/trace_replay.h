@@ -34,6 +34,22 @@ PosingRequest FrameRequest(const PosingRequest& base, const TraceFrame& frame);
 PosingRequest WithPolicy(const PosingRequest& request, const TraceFrame& frame,
                          anim::KneePolicy policy);
 
+// The knee policies `policy` means for `frame` (what WithPolicy puts in the request).
+std::vector<std::pair<std::string, anim::KneePolicy>> PoliciesUnder(const TraceFrame& frame,
+                                                                    anim::KneePolicy policy);
+
+// The frame's situation (BuildSituation of its FrameRequest): built once, solved as given and
+// under each policy by the SolveFrame below, its clip sampled once. Null with one line in *error.
+std::unique_ptr<PosingSession> FrameSituation(const anim::Model& model, const PosingRequest& base,
+                                              const TraceFrame& input, std::string* error,
+                                              std::shared_ptr<const RigFacts> facts = nullptr);
+// The frame's situation solved (under `policy` when given) and recorded: the same session as
+// the SolveFrame below gives.
+std::unique_ptr<PosingSession> SolveFrame(const PosingSession& situation, const PosingRequest& base,
+                                          const TraceFrame& input,
+                                          std::optional<anim::KneePolicy> policy,
+                                          TraceFrame* recorded, std::string* error);
+
 // The frame's input solved (under `policy` when given) and recorded. Null session and one line
 // in *error when it cannot be built. `facts`: the model's, measured once for every frame.
 std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const PosingRequest& base,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ik/two_bone_batch.h"
+#include "ik/two_bone_batch_isa.h"
 #include "test_chains.h"
 
 namespace ikpose::ik {
@@ -52,7 +53,42 @@ struct Soa {
   std::size_t n_;
 };
 
-TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
+// Every kernel of the batch (the x86-64 baseline and AVX2) is held to the one-at-a-time
+// solver, whichever SolveChainBatch picks on the CPU running the tests.
+class ChainBatchKernel : public ::testing::TestWithParam<detail::BatchIsa> {
+ protected:
+  void SetUp() override {
+    if (!detail::BatchIsaAvailable(GetParam())) GTEST_SKIP() << "this CPU lacks the kernel";
+  }
+  void Solve(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t n) const {
+    detail::SolveChainBatchOn(GetParam(), in, out, n);
+  }
+};
+INSTANTIATE_TEST_SUITE_P(Isa, ChainBatchKernel,
+                         ::testing::Values(detail::BatchIsa::kBaseline, detail::BatchIsa::kAvx2),
+                         [](const ::testing::TestParamInfo<detail::BatchIsa>& isa) {
+                           return isa.param == detail::BatchIsa::kAvx2 ? "Avx2" : "Baseline";
+                         });
+
+TEST(ChainBatch, PicksTheWidestKernelTheCpuRuns) {
+  // SolveChainBatch gives exactly what the kernel it picks gives.
+  testing::ChainGenerator gen(60u);
+  constexpr std::size_t n = 37;
+  Soa picked(n), named(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const testing::RandomChain ch = gen.Next();
+    picked.Set(i, ch.a, ch.b, ch.c, ch.t);
+    named.Set(i, ch.a, ch.b, ch.c, ch.t);
+  }
+  SolveChainBatch(picked.In(), picked.Out(), n);
+  const detail::BatchIsa widest = detail::BatchIsaAvailable(detail::BatchIsa::kAvx2)
+                                      ? detail::BatchIsa::kAvx2
+                                      : detail::BatchIsa::kBaseline;
+  detail::SolveChainBatchOn(widest, named.In(), named.Out(), n);
+  EXPECT_EQ(picked.v, named.v);
+}
+
+TEST_P(ChainBatchKernel, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
   const std::size_t n = 100003;  // not a multiple of the vector width
   testing::ChainGenerator gen(61u);
   std::vector<testing::RandomChain> chains(n);
@@ -70,7 +106,7 @@ TEST(ChainBatch, MatchesTheOneAtATimeSolverOnRandomAndInvalidChains) {
   ChainBatchOutput out = soa.Out();
   std::vector<std::uint8_t> reach(n);
   out.reach = reach.data();
-  SolveChainBatch(in, out, n);
+  Solve(in, out, n);
 
   int invalid = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -120,7 +156,7 @@ TEST(ChainBatch, SolveChainIsThePositionsStepWithDefaultOptions) {
   }
 }
 
-TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints) {
+TEST_P(ChainBatchKernel, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints) {
   // Chains whose solve turns a bone exactly around: the minimal-rotation kernel's half turn,
   // which an identity would silently skip. The batch and SolveChain have one path each (the
   // branch-free kernel), so every chain here takes it; 64 chains fill the vector lanes, not
@@ -148,7 +184,7 @@ TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints
     soa.Set(i, glm::vec3(0.f), c.b, c.c, c.t);
   }
   const ChainBatchOutput out = soa.Out();
-  SolveChainBatch(soa.In(), out, n);
+  Solve(soa.In(), out, n);
   for (std::size_t i = 0; i < n; ++i) {
     const Case& c = cases[i % kCases];
     SCOPED_TRACE(::testing::Message() << "chain " << i);
@@ -167,7 +203,7 @@ TEST(ChainBatch, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachItsJoints
   }
 }
 
-TEST(ChainBatch, WritesNoReachWhenNotAskedAndHandlesAnEmptyBatch) {
+TEST_P(ChainBatchKernel, WritesNoReachWhenNotAskedAndHandlesAnEmptyBatch) {
   float x[3] = {0.f, 0.f, 0.f}, y[3] = {0.f, -1.f, -2.f}, z[3] = {0.f, 0.1f, 0.f};
   float t[3] = {0.5f, -1.5f, 0.f};
   float o[14][1];
@@ -181,8 +217,8 @@ TEST(ChainBatch, WritesNoReachWhenNotAskedAndHandlesAnEmptyBatch) {
   out.foot = {o[3], o[4], o[5]};
   out.hip_rotation = {o[6], o[7], o[8], o[9]};
   out.knee_rotation = {o[10], o[11], o[12], o[13]};
-  SolveChainBatch(in, out, 0);
-  SolveChainBatch(in, out, 1);
+  Solve(in, out, 0);
+  Solve(in, out, 1);
   EXPECT_NEAR(o[3][0], 0.5f, 1e-6f);
   EXPECT_NEAR(o[4][0], -1.5f, 1e-6f);
 }

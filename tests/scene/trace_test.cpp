@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include "anim/clip.h"
 #include "anim/skeleton.h"
+#include "anim/test_rigs.h"
 #include "ik/two_bone_positions.h"
 #include "scene/pop_detector.h"
 #include "scene/posing_request.h"
@@ -78,6 +80,98 @@ TEST(PopDetector, SmoothPathFarFromTheAxisHasNoPopUnderEitherPolicy) {
     const std::vector<TraceFrame> trace = Solve(model, LeftLegSweep(model), 20.f, 60.f, 40, policy);
     EXPECT_TRUE(DetectPops(trace, LimbLengths(model.chains)).empty()) << PolicyName(policy);
   }
+}
+
+// A humanoid whose pelvis sways over a one-second clip.
+anim::Model SwayingHumanoid() {
+  anim::Model model = anim::test::MakeHumanoidModel();
+  anim::Clip clip;
+  clip.name = "sway";
+  clip.duration = 1.f;
+  anim::BoneTrack pelvis;
+  pelvis.bone = model.skeleton.Find("pelvis");
+  for (int i = 0; i <= 10; ++i) {
+    const float t = static_cast<float>(i) / 10.f;
+    pelvis.translation.times.push_back(t);
+    pelvis.translation.values.push_back(
+        model.skeleton.rest_ls[static_cast<std::size_t>(pelvis.bone)].translation +
+        glm::vec3(0.05f * std::sin(6.283f * t), 0.f, 0.f));
+  }
+  clip.tracks = {pelvis};
+  model.clips.push_back(clip);
+  return model;
+}
+
+TEST(TraceReplay, ASituationBuiltOnceSolvesEveryPolicyAsBuildingItForEachDoes) {
+  // `ikpose trace` builds a frame's situation once (the clip sampled once) and solves it as
+  // given and under each policy; each must be byte for byte what the one road gives when the
+  // frame is built for that policy alone.
+  const anim::Model model = SwayingHumanoid();
+  PosingRequest base;
+  base.clip = "sway";
+  for (int i = 0; i < 6; ++i) {
+    TraceFrame in;
+    in.frame = i;
+    in.time = 0.17f * static_cast<float>(i);
+    in.clip_time = in.time;
+    const float s = std::sin(2.f * in.time);
+    LimbInput& leg = in.inputs[kLeftLeg];
+    leg.has_target = true;
+    leg.target_ms = glm::vec3(0.12f + 0.05f * s, 0.3f, 0.2f);
+    leg.pole_ms = glm::vec3(0.12f, 0.5f, 1.f);
+    LimbInput& arm = in.inputs[static_cast<int>(anim::Limb::kRightArm)];
+    arm.has_target = true;
+    arm.target_ms = glm::vec3(-0.4f, 1.1f + 0.1f * s, 0.25f);
+    std::string error;
+    const auto situation = FrameSituation(model, base, in, &error);
+    ASSERT_TRUE(situation) << error;
+    for (const std::optional<anim::KneePolicy> policy :
+         {std::optional<anim::KneePolicy>(), std::optional(anim::KneePolicy::kSeed),
+          std::optional(anim::KneePolicy::kNatural), std::optional(anim::KneePolicy::kPole)}) {
+      SCOPED_TRACE(::testing::Message()
+                   << "frame " << i << ", policy " << (policy ? PolicyName(*policy) : "as given"));
+      TraceFrame shared, own;
+      const auto a = SolveFrame(*situation, base, in, policy, &shared, &error);
+      ASSERT_TRUE(a) << error;
+      // The one road itself: the frame's request, under the policy, built whole.
+      PosingRequest request = FrameRequest(base, in);
+      if (policy) request = WithPolicy(request, in, *policy);
+      const auto b = BuildSession(model, request, &error);
+      ASSERT_TRUE(b) << error;
+      own = RecordFrame(*b, in.frame, in.time, in.inputs);
+      EXPECT_EQ(TraceFrameLine(shared), TraceFrameLine(own));
+      EXPECT_EQ(a->pose().models_ms, b->pose().models_ms);
+    }
+  }
+}
+
+TEST(TraceReplay, ASessionSamplesItsClipAgainWhenItsTimeOrStartPoseChanges) {
+  // The clip pose a session keeps between evaluations is for one clip time over one start
+  // pose: moving either must sample again, as a session built afresh does.
+  const anim::Model model = SwayingHumanoid();
+  PosingRequest request;
+  request.clip = "sway";
+  request.time = 0.2f;
+  std::string error;
+  const auto session = BuildSession(model, request, &error);
+  ASSERT_TRUE(session) << error;
+  session->playback.time = 0.7f;
+  session->Evaluate();
+  request.time = 0.7f;
+  const auto fresh = BuildSession(model, request, &error);
+  ASSERT_TRUE(fresh) << error;
+  EXPECT_EQ(session->pose().models_ms, fresh->pose().models_ms);
+
+  std::vector<anim::Transform> start = model.skeleton.rest_ls;
+  start[static_cast<std::size_t>(model.skeleton.Find("spine_01"))].rotation =
+      glm::angleAxis(0.3f, glm::vec3(1.f, 0.f, 0.f));
+  session->SetStartPose(start);
+  session->Evaluate();
+  request.start_pose_ls = start;
+  const auto started = BuildSession(model, request, &error);
+  ASSERT_TRUE(started) << error;
+  EXPECT_EQ(session->pose().models_ms, started->pose().models_ms);
+  EXPECT_NE(session->pose().models_ms, fresh->pose().models_ms);
 }
 
 TEST(TraceFile, FramesReadBackEqual) {
