@@ -156,6 +156,12 @@ std::string SignalText(int signo) {
   return "signal " + std::to_string(signo) + (name != nullptr ? std::string(", ") + name : "");
 }
 
+std::string Seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
 std::string Size(std::uint64_t bytes) {
   if (bytes % (std::uint64_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GB";
   return std::to_string(bytes >> 20) + " MB";
@@ -186,7 +192,8 @@ ChildEnd RunInChild(const std::function<std::string()>& work, const ImportLimits
   close(fds[1]);
 
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(limits.wall_seconds);
+  const Clock::time_point deadline =
+      Clock::now() + std::chrono::milliseconds(static_cast<long long>(limits.wall_seconds * 1000));
   const auto ms_left = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   };
@@ -271,8 +278,8 @@ std::string DescribeEnd(const ChildEnd& end, const ImportLimits& limits, const s
       return end.detail == "cpu"
                  ? "the importer used more than " + std::to_string(limits.cpu_seconds) +
                        " s of CPU time reading " + file
-                 : "the importer took longer than " + std::to_string(limits.wall_seconds) +
-                       " s reading " + file;
+                 : "the importer took longer than " + Seconds(limits.wall_seconds) + " s reading " +
+                       file;
     case ChildEnd::kTooMuch:
       return "the importer sent back more than " + Size(kMaxWireBytes) + " reading " + file;
     case ChildEnd::kNotStarted:

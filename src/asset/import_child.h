@@ -32,7 +32,7 @@ struct ImportLimits {
   std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // address space beyond the parent's
   std::uint64_t stack_bytes = std::uint64_t{64} << 20;
   int cpu_seconds = 60;
-  int wall_seconds = 60;
+  double wall_seconds = 60;
   int open_files = 64;
 };
 
