@@ -22,7 +22,7 @@ done
 
 status=0
 for target in scenario pose_file solve_line gltf_clips gltf_check trace_file format_precheck targets_stream \
-              model_wire; do
+              model_wire library_files; do
   exe="$build/fuzz/fuzz_$target"
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"

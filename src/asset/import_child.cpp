@@ -75,7 +75,7 @@ void Lower(int resource, std::uint64_t value) {
 }
 
 // The address space in use now (the parent's, copied by fork): the allowance goes on top.
-std::uint64_t AddressSpaceBytes() {
+[[maybe_unused]] std::uint64_t AddressSpaceBytes() {
   std::FILE* f = std::fopen("/proc/self/statm", "r");
   if (f == nullptr) return 0;
   unsigned long long pages = 0;

@@ -120,8 +120,8 @@ TEST_F(HostileModelCli, OtherFormatsWithCyclesDeepNestingOrHugeCountsAreOneLine)
 TEST_F(HostileModelCli, ImporterKilledAtRandomPointsIsOneLine) {
   const std::string model = (fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb").string();
   std::mt19937 random(25);
-  std::vector<long> points = {0, 1, 20, 4096};
-  for (int i = 0; i < 3; ++i) points.push_back(static_cast<long>(random() % 1'700'000));
+  std::vector<long> points = {0, 4096};
+  for (int i = 0; i < 2; ++i) points.push_back(static_cast<long>(random() % 1'700'000));
   for (const long point : points) {
     const std::vector<std::string> command =
         point % 2 == 0 ? std::vector<std::string>{"inspect", model}
