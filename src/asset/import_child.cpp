@@ -61,16 +61,17 @@ TestHooks ReadTestHooks() {
   return hooks;
 }
 
-// Sets a limit, never above what it already is.
-void Lower(int resource, std::uint64_t value) {
+// Sets a limit (soft `value`, hard `hard`, or `value` when 0), never above what it already is.
+void Lower(int resource, std::uint64_t value, std::uint64_t hard = 0) {
   rlimit current{};
   if (getrlimit(resource, &current) != 0) return;
-  const auto v = static_cast<rlim_t>(value);
-  rlimit next{current.rlim_cur, current.rlim_max};
-  if (next.rlim_max == RLIM_INFINITY || v < next.rlim_max) next.rlim_max = v;
-  if (next.rlim_cur == RLIM_INFINITY || next.rlim_cur > next.rlim_max)
-    next.rlim_cur = next.rlim_max;
-  if (v < next.rlim_cur) next.rlim_cur = v;
+  const auto cap = [](rlim_t now, std::uint64_t wanted) {
+    const auto w = static_cast<rlim_t>(wanted);
+    return now == RLIM_INFINITY || w < now ? w : now;
+  };
+  rlimit next{};
+  next.rlim_max = cap(current.rlim_max, hard > 0 ? hard : value);
+  next.rlim_cur = std::min(cap(current.rlim_cur, value), next.rlim_max);
   setrlimit(resource, &next);
 }
 
@@ -130,7 +131,9 @@ void WriteAll(int fd, const std::string& bytes, long long kill_after) {
   Lower(RLIMIT_AS, AddressSpaceBytes() + allowance);
 #endif
   Lower(RLIMIT_STACK, limits.stack_bytes);
-  Lower(RLIMIT_CPU, static_cast<std::uint64_t>(limits.cpu_seconds));
+  // SIGXCPU at the soft limit (a timeout); the hard limit's SIGKILL a second later.
+  const auto cpu = static_cast<std::uint64_t>(limits.cpu_seconds);
+  Lower(RLIMIT_CPU, cpu, cpu + 1);
   Lower(RLIMIT_NOFILE, static_cast<std::uint64_t>(limits.open_files));
   Lower(RLIMIT_FSIZE, 0);
   Lower(RLIMIT_CORE, 0);
