@@ -168,6 +168,14 @@ TEST_F(OutputChecks, ExportKeepsCamerasAndExtrasAndSaysWhatItLeavesOutFieldByFie
       kept = node.value("extras", asset::GltfJson()) == asset::GltfJson{{"tag", "keep me"}};
   }
   EXPECT_TRUE(kept) << name;
+  // A bake keeps and lists the same.
+  const fs::path baked = dir_ / "baked.glb";
+  const ProgramResult bake = RunIkpose({"export", source.string(), "--clip", "walk", "--bake",
+                                        "--fps", "2", "--to", "0.5", "--out", baked.string()});
+  ASSERT_EQ(bake.exit_code, 0) << bake.err;
+  EXPECT_NE(bake.out.find("left out: meshes[0].extras\n"), std::string::npos) << bake.out;
+  EXPECT_EQ(bake.out.find("left out: cameras"), std::string::npos) << bake.out;
+  EXPECT_EQ(asset::GltfDocument::Read(baked).json["cameras"], doc.json["cameras"]);
   // The bundled character has nothing the export leaves out.
   const ProgramResult plain = RunIkpose({"export", model_, "--target", "left_arm=0.3,1.2,0.3",
                                          "--out", (dir_ / "plain.glb").string()});
