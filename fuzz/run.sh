@@ -21,7 +21,8 @@ for f in /usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf \
 done
 
 status=0
-for target in scenario pose_file solve_line gltf_clips gltf_check trace_file format_precheck targets_stream; do
+for target in scenario pose_file solve_line gltf_clips gltf_check trace_file format_precheck targets_stream \
+              model_wire library_files; do
   exe="$build/fuzz/fuzz_$target"
   corpus="$build/corpus/$target"
   mkdir -p "$corpus"

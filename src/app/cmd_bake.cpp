@@ -7,10 +7,12 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "app/error_line.h"
 #include "asset/export_gltf.h"
+#include "asset/gltf_document.h"
 #include "asset/load_model.h"
 #include "scene/bake.h"
 
@@ -145,7 +147,17 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
       return PrintError(err, e.what());
     }
   }
-  if (!asset::WritePosedGlb(model, model.skeleton.rest_ls, options.out, &warnings, &error, clips)) {
+  // A glTF source's sampler modes, texture transforms, cameras and extras are kept as `export`
+  // keeps them, and what is left out is listed.
+  std::unique_ptr<asset::GltfDocument> source;
+  try {
+    source = std::make_unique<asset::GltfDocument>(asset::GltfDocument::Read(model_path));
+  } catch (const std::exception&) {
+    source.reset();  // not glTF
+  }
+  std::vector<std::string> left_out;
+  if (!asset::WritePosedGlb(model, model.skeleton.rest_ls, options.out, &warnings, &error, clips,
+                            {source ? &source->json : nullptr, &left_out})) {
     return PrintError(err, error);
   }
   std::error_code ec;
@@ -170,6 +182,7 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
         << " before, " << Length(model, foot.slide_after_ms) << " after\n";
   }
   for (const std::string& warning : warnings) out << "note: " << warning << "\n";
+  for (const std::string& drop : left_out) out << "left out: " << drop << "\n";
   out.flush();
   return 0;
 }

@@ -33,13 +33,14 @@ std::string Lower(std::string text) {
   return text;
 }
 
-// What the export leaves out of a glTF 2.0 source, field by field (none for other formats).
-std::vector<std::string> SourceDrops(const fs::path& model_path) {
+// The glTF 2.0 source's JSON, whose sampler modes, texture transforms, cameras and extras the
+// export keeps where it can and lists where it cannot; null for other formats (the loader said
+// what it could not use).
+std::unique_ptr<asset::GltfDocument> GltfSource(const fs::path& model_path) {
   try {
-    const asset::GltfDocument source = asset::GltfDocument::Read(model_path);
-    return asset::ExportDrops(source.json);
+    return std::make_unique<asset::GltfDocument>(asset::GltfDocument::Read(model_path));
   } catch (const std::exception&) {
-    return {};  // not glTF: the loader said what it could not use
+    return nullptr;
   }
 }
 
@@ -112,7 +113,10 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   if (!session) return Fail(err, error);
 
   std::vector<std::string> warnings;
-  if (!asset::WritePosedGlb(model, session->pose().locals_ls, options.out, &warnings, &error)) {
+  std::vector<std::string> left_out;
+  const std::unique_ptr<asset::GltfDocument> source = GltfSource(model_path);
+  if (!asset::WritePosedGlb(model, session->pose().locals_ls, options.out, &warnings, &error, {},
+                            {source ? &source->json : nullptr, &left_out})) {
     return Fail(err, error);
   }
 
@@ -136,7 +140,7 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     }
   }
   for (const std::string& warning : warnings) out << "note: " << warning << "\n";
-  for (const std::string& drop : SourceDrops(model_path)) out << "left out: " << drop << "\n";
+  for (const std::string& drop : left_out) out << "left out: " << drop << "\n";
   out.flush();
   return 0;
 }

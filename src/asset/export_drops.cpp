@@ -31,7 +31,7 @@ void FindTextureTransforms(const GltfJson& value, const std::string& path, int d
 
 }  // namespace
 
-std::vector<std::string> ExportDrops(const GltfJson& source) {
+std::vector<std::string> ExportDrops(const GltfJson& source, const std::set<std::string>& kept) {
   std::vector<std::string> drops;
   if (!source.is_object()) return drops;
   const GltfJson& samplers = Array(source, "samplers");
@@ -83,6 +83,10 @@ std::vector<std::string> ExportDrops(const GltfJson& source) {
       drops.push_back(Name("meshes", i) + ".extras");
     }
   }
+  // What the export kept (export_keep.h) is named by the line's field, the text before ": ".
+  std::erase_if(drops, [&kept](const std::string& line) {
+    return kept.count(line.substr(0, line.find(": "))) != 0;
+  });
   if (drops.size() > kMaxDropLines) {
     const std::size_t more = drops.size() - (kMaxDropLines - 1);
     drops.resize(kMaxDropLines - 1);

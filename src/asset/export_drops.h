@@ -1,10 +1,11 @@
 // What `ikpose export` leaves out of a glTF 2.0 source file, field by field, so that nothing is
 // dropped without a word.
 //
-// What: from the source's JSON: texture sampler modes the export does not write (it writes one
-// sampler, linear, mipmapped and repeating), KHR_texture_transform on any material texture,
-// cameras, and extras on the asset, scenes, nodes, meshes (other than morph target names) and
-// materials. Each is one line naming the field ("nodes[3].extras").
+// What: from the source's JSON: texture sampler modes other than the export's default (linear,
+// mipmapped and repeating), KHR_texture_transform on any material texture, cameras, and extras
+// on the asset, scenes, nodes, meshes (other than morph target names) and materials, less what
+// the export kept of them (export_keep.h). Each is one line naming the field
+// ("nodes[3].extras").
 // Why: an artist who exports a posed copy must know what the copy lacks before it replaces the
 // original in a pipeline.
 // Limits: only what the exporter is known to leave out; other extensions are not listed. At most
@@ -12,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,8 @@ namespace ikpose::asset {
 
 inline constexpr std::size_t kMaxDropLines = 12;
 
-std::vector<std::string> ExportDrops(const GltfJson& source);
+// `kept`: the fields the export carried over (KeepFromSource), not listed.
+std::vector<std::string> ExportDrops(const GltfJson& source,
+                                     const std::set<std::string>& kept = {});
 
 }  // namespace ikpose::asset

@@ -14,6 +14,8 @@
 
 #include "anim/atomic_file.h"
 #include "anim/finite.h"
+#include "asset/export_drops.h"
+#include "asset/export_keep.h"
 #include "asset/glb_builder.h"
 #include "asset/gltf_animation_out.h"
 #include "asset/read_file.h"
@@ -117,11 +119,13 @@ struct MeshGroup {
 class Writer {
  public:
   Writer(const anim::Model& model, std::span<const anim::Transform> locals_ls,
-         std::span<const anim::Clip> clips, std::vector<std::string>* warnings)
+         std::span<const anim::Clip> clips, std::vector<std::string>* warnings,
+         const SourceKeep& keep)
       : model_(model),
         locals_ls_(locals_ls),
         clips_(clips),
         warnings_(warnings),
+        keep_(keep),
         metres_per_unit_(MetresPerUnit(model.units)) {}
 
   std::vector<std::uint8_t> Run() {
@@ -155,6 +159,11 @@ class Writer {
     }
     gltf_["scenes"] = GltfJson::array({{{"nodes", roots}}});
     gltf_["nodes"] = nodes_;
+    if (keep_.source != nullptr) {
+      const std::set<std::string> kept =
+          KeepFromSource(*keep_.source, model_, material_index_, gltf_);
+      if (keep_.left_out != nullptr) *keep_.left_out = ExportDrops(*keep_.source, kept);
+    }
     bin_.WriteInto(gltf_);
     std::vector<std::uint8_t> bytes = PackGlb(gltf_, bin_.bytes());
     if (bytes.size() > 0xFFFFFFF0u) Fail("the file would exceed the 4 GiB a .glb can hold");
@@ -606,6 +615,7 @@ class Writer {
   std::span<const anim::Transform> locals_ls_;
   std::span<const anim::Clip> clips_;
   std::vector<std::string>* warnings_;
+  SourceKeep keep_;
   float metres_per_unit_;  // glTF lengths are metres
   GlbBuilder bin_;
   GltfJson gltf_;
@@ -622,16 +632,16 @@ class Writer {
 std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
                                    std::span<const anim::Transform> locals_ls,
                                    std::vector<std::string>* warnings,
-                                   std::span<const anim::Clip> clips) {
-  return Writer(model, locals_ls, clips, warnings).Run();
+                                   std::span<const anim::Clip> clips, const SourceKeep& keep) {
+  return Writer(model, locals_ls, clips, warnings, keep).Run();
 }
 
 bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
                    const fs::path& path, std::vector<std::string>* warnings, std::string* error,
-                   std::span<const anim::Clip> clips) {
+                   std::span<const anim::Clip> clips, const SourceKeep& keep) {
   std::vector<std::uint8_t> bytes;
   try {
-    bytes = PosedGlb(model, locals_ls, warnings, clips);
+    bytes = PosedGlb(model, locals_ls, warnings, clips, keep);
   } catch (const ExportError& e) {
     *error = e.what();
     return false;

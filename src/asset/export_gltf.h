@@ -27,8 +27,10 @@
 // are.
 // Clips: none by default (the file shows the pose); given `clips` (a bake: the baked clip and the
 // model's others), they are written as glTF animations (asset/gltf_animation_out.h).
-// Limits: no morph weight animation, no
-// cameras or lights, no texture transforms or other material extensions; meshes grouped on one node
+// From a glTF 2.0 source (`SourceKeep`), sampler modes, texture transforms, cameras and extras
+// are kept where glTF allows (export_keep.h) and the rest listed (export_drops.h).
+// Limits: no morph weight animation, no lights, no material extensions other than
+// KHR_texture_transform; meshes grouped on one node
 // whose parts have different morph targets lose them, with a warning. Uncompressed embedded
 // textures and external images that are not PNG or JPEG are left out with a warning. Node names are
 // the loaded ones (assimp names unnamed glTF nodes "nodes[N]").
@@ -42,6 +44,7 @@
 #include <vector>
 
 #include "anim/model.h"
+#include "asset/glb_builder.h"
 
 namespace ikpose::asset {
 
@@ -50,18 +53,27 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The glTF 2.0 file the model came from, to keep what the model itself does not hold, and where
+// to list what is still left out (both may be null).
+struct SourceKeep {
+  const GltfJson* source = nullptr;
+  std::vector<std::string>* left_out = nullptr;
+};
+
 // The .glb bytes of `model` with its nodes at `locals_ls` (one per skeleton bone) and `clips` as
 // animations. Throws ExportError with one line when the model or the pose cannot be written;
 // notes on what was left out go to `warnings` (may be null).
 std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
                                    std::span<const anim::Transform> locals_ls,
                                    std::vector<std::string>* warnings,
-                                   std::span<const anim::Clip> clips = {});
+                                   std::span<const anim::Clip> clips = {},
+                                   const SourceKeep& keep = {});
 
 // PosedGlb written to `path` through a temporary file renamed into place: false with one line
 // in *error, and no file left, when it cannot be made or written.
 bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
                    const std::filesystem::path& path, std::vector<std::string>* warnings,
-                   std::string* error, std::span<const anim::Clip> clips = {});
+                   std::string* error, std::span<const anim::Clip> clips = {},
+                   const SourceKeep& keep = {});
 
 }  // namespace ikpose::asset

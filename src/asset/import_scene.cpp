@@ -24,6 +24,9 @@ namespace ikpose::asset {
 
 namespace fs = std::filesystem;
 
+PreparedImport::PreparedImport() = default;
+PreparedImport::PreparedImport(PreparedImport&&) noexcept = default;
+PreparedImport::~PreparedImport() = default;
 ImportedScene::ImportedScene() = default;
 ImportedScene::ImportedScene(ImportedScene&&) noexcept = default;
 ImportedScene::~ImportedScene() = default;
@@ -157,12 +160,13 @@ bool IsGltf1(const std::vector<std::uint8_t>& bytes) {
 
 // assimp's file access for a glTF: the model's (possibly amended) bytes from memory under a
 // name in the model's folder, other files only when they are regular files, and in that
-// folder unless allowed.
+// folder unless allowed. `bytes` must outlive the import.
 class GltfIo : public Assimp::DefaultIOSystem {
  public:
-  GltfIo(std::string name, std::vector<std::uint8_t> bytes, fs::path folder, bool allow_outside)
+  GltfIo(std::string name, const std::vector<std::uint8_t>& bytes, fs::path folder,
+         bool allow_outside)
       : name_(std::move(name)),
-        bytes_(std::move(bytes)),
+        bytes_(bytes),
         folder_(std::move(folder)),
         allow_outside_(allow_outside) {}
 
@@ -171,7 +175,9 @@ class GltfIo : public Assimp::DefaultIOSystem {
   }
 
   Assimp::IOStream* Open(const char* file, const char* mode) override {
-    if (file == name_) return new Assimp::MemoryIOStream(bytes_.data(), bytes_.size());
+    if (file == name_) {
+      return new Assimp::MemoryIOStream(const_cast<std::uint8_t*>(bytes_.data()), bytes_.size());
+    }
     if (!Allowed(file)) return nullptr;
     return DefaultIOSystem::Open(file, mode);
   }
@@ -189,7 +195,7 @@ class GltfIo : public Assimp::DefaultIOSystem {
   }
 
   std::string name_;
-  std::vector<std::uint8_t> bytes_;
+  const std::vector<std::uint8_t>& bytes_;
   fs::path folder_;
   bool allow_outside_;
 };
@@ -214,11 +220,11 @@ const aiScene* ReadAndProcess(Assimp::Importer& importer, const std::string& pat
   return scene;
 }
 
-// A glTF 2.0 file checked, amended where glTF implies something, and set up to be read from
-// memory (the importer's IO system takes `bytes`) under *read_as. The glTF version (1.0 files
-// are left to assimp as they are), 0 for anything else.
-int PrepareGltf(const fs::path& path, const LoadOptions& options, std::vector<std::uint8_t>& bytes,
-                ImportedScene& out, std::string* read_as) {
+// A glTF 2.0 file checked and amended where glTF implies something, kept in out.bytes to be
+// read from memory under out.read_as. The glTF version (1.0 files are left to assimp as they
+// are), 0 for anything else.
+int PrepareGltf(const fs::path& path, const LoadOptions& options, PreparedImport& out) {
+  std::vector<std::uint8_t>& bytes = out.bytes;
   if (!LooksLikeGltf(bytes)) return 0;
   if (IsGltf1(bytes)) return 1;
   out.gltf =
@@ -231,36 +237,35 @@ int PrepareGltf(const fs::path& path, const LoadOptions& options, std::vector<st
   if (CheckGltf(doc).changed) bytes = doc.PackedBytes();
   // Recognised by content: assimp picks its reader by this name's extension.
   const fs::path folder = fs::absolute(path).parent_path();
-  *read_as =
+  out.read_as =
       (folder / (path.stem().string() + ".in-memory" + (doc.binary ? ".glb" : ".gltf"))).string();
-  out.importer->SetIOHandler(
-      new GltfIo(*read_as, std::move(bytes), folder, options.allow_outside_uris));
   return 2;
 }
 
 }  // namespace
 
-ImportedScene ImportScene(const fs::path& path, const LoadOptions& options) {
+PreparedImport PrepareImport(const fs::path& path, const LoadOptions& options) {
   CheckReadable(path);
-  ImportedScene out;
-  out.importer = std::make_unique<Assimp::Importer>();
-  std::string read_as = path.string();
+  PreparedImport out;
+  out.path = path;
+  out.options = options;
+  out.read_as = path.string();
   if (MayBeGltf(path)) {
-    std::vector<std::uint8_t> bytes;
     std::string problem;
-    if (!ReadRegularFile(path, std::uintmax_t{4} << 30, &bytes, &problem)) {
+    if (!ReadRegularFile(path, std::uintmax_t{4} << 30, &out.bytes, &problem)) {
       throw LoadError(path.string() + ": " + problem);
     }
     try {
-      out.gltf_version = PrepareGltf(path, options, bytes, out, &read_as);
+      out.gltf_version = PrepareGltf(path, options, out);
     } catch (const GltfError& e) {
       throw LoadError(path.string() + ": " + e.what());
     }
     if (out.gltf_version == 1) {
-      if (const std::string problem1 = PrecheckGltf1(bytes); !problem1.empty()) {
+      if (const std::string problem1 = PrecheckGltf1(out.bytes); !problem1.empty()) {
         throw LoadError(path.string() + ": " + problem1);
       }
     }
+    if (out.gltf_version != 2) out.bytes.clear();  // assimp reads the file itself
   }
   if (out.gltf_version == 0 && LowerExtension(path) == ".off") CheckOffHeader(path);
   if (out.gltf_version == 0) {
@@ -268,13 +273,24 @@ ImportedScene ImportScene(const fs::path& path, const LoadOptions& options) {
       throw LoadError(path.string() + ": " + problem);
     }
   }
+  return out;
+}
 
+ImportedScene ImportScene(const PreparedImport& prepared) {
+  const fs::path& path = prepared.path;
+  ImportedScene out;
+  out.importer = std::make_unique<Assimp::Importer>();
+  if (prepared.gltf_version == 2) {
+    out.importer->SetIOHandler(new GltfIo(prepared.read_as, prepared.bytes,
+                                          fs::absolute(path).parent_path(),
+                                          prepared.options.allow_outside_uris));
+  }
   std::vector<std::string> log;
   {
     std::lock_guard<std::mutex> lock(g_import_mutex);
     EnsureLogger();
     g_log_sink = &log;
-    out.scene = ReadAndProcess(*out.importer, read_as);
+    out.scene = ReadAndProcess(*out.importer, prepared.read_as);
     g_log_sink = nullptr;
   }
   if (out.scene == nullptr) {

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <new>
 #include <unordered_map>
 #include <utility>
 
@@ -15,6 +16,7 @@
 #include "anim/rig_checks.h"
 #include "asset/gltf_clips.h"
 #include "asset/import_scene.h"
+#include "asset/model_wire.h"
 #include "asset/read_file.h"
 #include "asset/weights.h"
 
@@ -604,19 +606,75 @@ void CheckModel(anim::Model& model) {
   }
 }
 
-}  // namespace
-
-anim::Model LoadModel(const fs::path& path, const LoadOptions& options) {
-  const ImportedScene imported = ImportScene(path, options);  // open
-  Builder b(*imported.scene, path);
-  b.model.units = ReadUnits(*imported.scene, imported.gltf_version);  // units
+// The importer's part, run in the child: assimp's scene turned into ikpose's model.
+anim::Model BuildFromScene(const PreparedImport& prepared) {
+  const ImportedScene imported = ImportScene(prepared);  // open
+  Builder b(*imported.scene, prepared.path);
+  b.model.units = ReadUnits(*imported.scene, prepared.gltf_version);  // units
   b.model.warnings = imported.warnings;
   b.BuildSkeleton();  // skeleton
   b.BuildMeshes();    // meshes, their materials and textures
   b.BuildClips();     // clips
-  if (imported.gltf != nullptr) ReadFileClips(*imported.gltf, b.model);
-  CheckModel(b.model);  // checks
   return std::move(b.model);
+}
+
+// The parent's part once the model is back: the file's own glTF clips, the checks.
+void FinishModel(PreparedImport& prepared, anim::Model& model) {
+  model.source = prepared.path.string();
+  model.format = Lower(prepared.path.extension().string());
+  if (!model.format.empty() && model.format[0] == '.') model.format.erase(0, 1);
+  if (prepared.gltf != nullptr) ReadFileClips(*prepared.gltf, model);
+  CheckModel(model);  // checks
+}
+
+// A LoadError's reason without the "<path>: " it starts with.
+std::string Reason(const std::string& what, const fs::path& path) {
+  const std::string prefix = path.string() + ": ";
+  return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+}
+
+}  // namespace
+
+anim::Model LoadModelIsolated(const fs::path& path, const LoadOptions& options,
+                              const ImportLimits& limits) {
+  PreparedImport prepared = PrepareImport(path, options);  // checks, here
+  const auto work = [&prepared]() -> std::string {
+    try {
+      return EncodeModel(BuildFromScene(prepared));
+    } catch (const LoadError& e) {
+      return EncodeFailure(Reason(e.what(), prepared.path));
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (const std::exception& e) {
+      return EncodeFailure(e.what());
+    }
+  };
+  std::string answer;
+  const ChildEnd end = RunInChild(work, limits, &answer);
+  if (end.kind != ChildEnd::kAnswered) throw LoadError(DescribeEnd(end, limits, path.string()));
+  anim::Model model;
+  std::string text;
+  switch (DecodeAnswer(answer, &model, &text)) {
+    case WireAnswer::kModel:
+      break;
+    case WireAnswer::kFailure:
+      throw LoadError(path.string() + ": " + text);
+    case WireAnswer::kCorrupt:
+      throw LoadError("the importer's answer for " + path.string() + " is corrupt: " + text);
+  }
+  FinishModel(prepared, model);
+  return model;
+}
+
+anim::Model LoadModel(const fs::path& path, const LoadOptions& options) {
+  return LoadModelIsolated(path, options, ImportLimits{});
+}
+
+anim::Model LoadModelInProcess(const fs::path& path, const LoadOptions& options) {
+  PreparedImport prepared = PrepareImport(path, options);
+  anim::Model model = BuildFromScene(prepared);
+  FinishModel(prepared, model);
+  return model;
 }
 
 bool TryLoadModel(const fs::path& path, anim::Model* model, std::string* error,

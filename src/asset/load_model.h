@@ -11,8 +11,11 @@
 // kept.
 // Why: everything downstream (solver, renderer, command line) sees one format-free model.
 // Untrusted files: only regular files are read; a glTF 2.0 file (recognised by content: a .vrm is a
-// GLB) is checked before assimp sees it (gltf_check.h), and its URIs must stay in its folder unless
-// LoadOptions allows more.
+// GLB) is checked before assimp sees it (gltf_check.h), other formats are pre-scanned
+// (format_precheck.h), and a glTF's URIs must stay in its folder unless LoadOptions allows more.
+// Then assimp runs in a child process under limits (import_child.h) and hands the model back in
+// the bounded form of model_wire.h, read as carefully as a file: an importer that crashes, runs
+// out of memory or time is one error line naming the file, never a crash of ikpose.
 // Limits: cameras and lights are ignored. A broken file throws LoadError with one line: "<file>:
 // <reason>". A file without a skin loads as a static model with a warning; a file with neither
 // meshes nor a skeleton is an error.
@@ -23,6 +26,7 @@
 #include <string>
 
 #include "anim/model.h"
+#include "asset/import_child.h"
 
 namespace ikpose::asset {
 
@@ -39,6 +43,14 @@ struct LoadOptions {
 
 // Throws LoadError("<path>: <reason>") when the file cannot be used.
 anim::Model LoadModel(const std::filesystem::path& path, const LoadOptions& options = {});
+
+// LoadModel with explicit limits on the importer's child (tests lower them).
+anim::Model LoadModelIsolated(const std::filesystem::path& path, const LoadOptions& options,
+                              const ImportLimits& limits);
+
+// The same import in this process, with no child: what the child runs, for comparing the two.
+// Not for untrusted files.
+anim::Model LoadModelInProcess(const std::filesystem::path& path, const LoadOptions& options = {});
 
 // Same, without exceptions: false and the one-line reason in *error.
 bool TryLoadModel(const std::filesystem::path& path, anim::Model* model, std::string* error,

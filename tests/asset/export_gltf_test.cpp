@@ -504,6 +504,70 @@ TEST_F(PosedExport, MapsUvSetsColoursTangentsAndMorphTargetsRoundTrip) {
       << trip.warnings[0];
 }
 
+// A glTF source's sampler modes, texture transform, camera and node extras are kept in the
+// export; only what glTF gives the export no place for (a mesh's own extras: meshes are
+// regrouped) is listed as left out.
+TEST_F(PosedExport, KeepsSamplersTextureTransformsCamerasAndExtrasOfAGltfSource) {
+  const fs::path file = ikpose::test::WriteTestScene(dir_);
+  nlohmann::json gltf = nlohmann::json::parse(std::ifstream(file));
+  int material = -1;
+  for (std::size_t m = 0; m < gltf["materials"].size(); ++m) {
+    if (gltf["materials"][m].value("name", "") == "embedded") material = static_cast<int>(m);
+  }
+  ASSERT_GE(material, 0);
+  nlohmann::json& base = gltf["materials"][material]["pbrMetallicRoughness"]["baseColorTexture"];
+  const int texture = base["index"].get<int>();
+  base["extensions"]["KHR_texture_transform"] = {{"offset", {0.5, 0}}, {"scale", {2, 2}}};
+  gltf["extensionsUsed"] = {"KHR_texture_transform"};
+  gltf["samplers"] = {
+      {{"magFilter", 9728}, {"minFilter", 9728}, {"wrapS", 33071}, {"wrapT", 33071}}};
+  gltf["textures"][texture]["sampler"] = 0;
+  gltf["cameras"] = {{{"type", "perspective"}, {"perspective", {{"yfov", 0.8}, {"znear", 0.1}}}}};
+  gltf["nodes"].push_back({{"name", "eye"}, {"camera", 0}, {"translation", {0, 1, 3}}});
+  gltf["scenes"][0]["nodes"].push_back(gltf["nodes"].size() - 1);
+  int arm = -1;
+  for (std::size_t n = 0; n < gltf["nodes"].size(); ++n) {
+    if (gltf["nodes"][n].value("name", "") == "arm") arm = static_cast<int>(n);
+  }
+  ASSERT_GE(arm, 0);
+  gltf["nodes"][arm]["extras"] = {{"tag", "left"}};
+  gltf["meshes"][1]["extras"] = {{"lod", 2}};
+  std::ofstream(file) << gltf.dump(1);
+
+  const anim::Model model = LoadModel(file);
+  const GltfDocument source = GltfDocument::Read(file);
+  std::vector<std::string> warnings;
+  std::vector<std::string> left_out;
+  const std::vector<std::uint8_t> bytes = PosedGlb(model, anim::RestPose(model.skeleton).locals_ls,
+                                                   &warnings, {}, {&source.json, &left_out});
+  EXPECT_EQ(left_out, std::vector<std::string>{"meshes[1].extras"});
+  const GltfJson out = GltfDocument::Parse(bytes, dir_ / "out.glb", false).json;
+
+  const GltfJson* exported_material = nullptr;
+  for (const GltfJson& m : out["materials"]) {
+    if (m.value("name", "") == "embedded") exported_material = &m;
+  }
+  ASSERT_NE(exported_material, nullptr);
+  const GltfJson& info = (*exported_material)["pbrMetallicRoughness"]["baseColorTexture"];
+  EXPECT_EQ(info["extensions"]["KHR_texture_transform"]["offset"], GltfJson({0.5, 0}));
+  EXPECT_EQ(info["extensions"]["KHR_texture_transform"]["scale"], GltfJson({2, 2}));
+  EXPECT_EQ(out["extensionsUsed"], GltfJson({"KHR_texture_transform"}));
+  const GltfJson& sampler =
+      out["samplers"][out["textures"][info["index"].get<int>()]["sampler"].get<int>()];
+  EXPECT_EQ(sampler["magFilter"], 9728);
+  EXPECT_EQ(sampler["wrapS"], 33071);
+  ASSERT_EQ(out["cameras"].size(), 1u);
+  EXPECT_EQ(out["cameras"][0]["perspective"]["yfov"], 0.8);
+  bool eye = false, arm_extras = false;
+  for (const GltfJson& node : out["nodes"]) {
+    if (node.value("name", "") == "eye") eye = node.value("camera", -1) == 0;
+    if (node.value("name", "") == "arm")
+      arm_extras = node.contains("extras") && node["extras"]["tag"] == "left";
+  }
+  EXPECT_TRUE(eye);
+  EXPECT_TRUE(arm_extras);
+}
+
 TEST_F(PosedExport, CentimetreModelIsWrittenInMetres) {
   const fs::path dir = test::AssimpTestModelsDir();
   const fs::path file = dir / "FBX" / "huesitos.fbx";

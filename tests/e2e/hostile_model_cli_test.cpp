@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "asset/gltf_document.h"
 #include "run_program.h"
@@ -112,6 +113,38 @@ TEST_F(HostileModelCli, OtherFormatsWithCyclesDeepNestingOrHugeCountsAreOneLine)
                      "property float x\nproperty float y\nproperty float z\n"
                      "end_header\n0 0 0\n"),
                 "PLY header claims 2000000000 vertex");
+}
+
+// The importer runs in a child process: killed at any point of its answer, the command says so
+// in one line naming the file and exits 1; ikpose itself never crashes.
+TEST_F(HostileModelCli, ImporterKilledAtRandomPointsIsOneLine) {
+  const std::string model = (fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb").string();
+  std::mt19937 random(25);
+  std::vector<long> points = {0, 4096};
+  for (int i = 0; i < 2; ++i) points.push_back(static_cast<long>(random() % 1'700'000));
+  for (const long point : points) {
+    const std::vector<std::string> command =
+        point % 2 == 0 ? std::vector<std::string>{"inspect", model}
+                       : std::vector<std::string>{"pose", model, "--json"};
+    const ProgramResult r =
+        RunIkpose(command, "", {"IKPOSE_IMPORTER_TEST=kill-after=" + std::to_string(point)});
+    EXPECT_EQ(r.exit_code, 1) << point << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("ikpose: error: the importer crashed reading " + model + " (signal 9", 0),
+              0u)
+        << point << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+TEST_F(HostileModelCli, ImporterOutOfMemoryIsOneLine) {
+  if (BuiltWithAddressSanitizer()) GTEST_SKIP() << "no address-space limit under ASan";
+  const std::string model = (fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb").string();
+  // A lower allowance stands in for a file that needs more than 2 GB; the line names the limit
+  // a user meets.
+  const ProgramResult r = RunIkpose({"inspect", model}, "", {"IKPOSE_IMPORTER_TEST=memory-mb=4"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.err, "ikpose: error: the importer ran out of its 2 GB reading " + model + "\n");
 }
 
 }  // namespace

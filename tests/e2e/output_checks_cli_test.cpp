@@ -141,21 +141,41 @@ TEST_F(OutputChecks, AHugeTraceRangeSaysHowManyFramesWithoutAGarbageCount) {
   }
 }
 
-TEST_F(OutputChecks, ExportSaysWhatItLeavesOutOfTheSourceFieldByField) {
+TEST_F(OutputChecks, ExportKeepsCamerasAndExtrasAndSaysWhatItLeavesOutFieldByField) {
   asset::GltfDocument doc = asset::GltfDocument::Read(kCharacter);
   doc.json["cameras"] = asset::GltfJson::parse(
       R"([{"type": "perspective", "perspective": {"yfov": 1.0, "znear": 0.1}}])");
   doc.json["nodes"][3]["extras"] = {{"tag", "keep me"}};
+  doc.json["meshes"][0]["extras"] = {{"lod", 2}};  // meshes are regrouped: no place for it
   const std::vector<std::uint8_t> bytes = doc.PackedBytes();
   const fs::path source = dir_ / "extras.glb";
   std::ofstream(source, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
              static_cast<std::streamsize>(bytes.size()));
-  const ProgramResult r = RunIkpose({"export", source.string(), "--target", "left_arm=0.3,1.2,0.3",
-                                     "--out", (dir_ / "posed.glb").string()});
+  const fs::path posed = dir_ / "posed.glb";
+  const ProgramResult r = RunIkpose(
+      {"export", source.string(), "--target", "left_arm=0.3,1.2,0.3", "--out", posed.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("left out: cameras: 1\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("left out: nodes[3].extras\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("left out: meshes[0].extras\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("left out: cameras"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("left out: nodes[3].extras"), std::string::npos) << r.out;
+  const asset::GltfDocument out = asset::GltfDocument::Read(posed);
+  EXPECT_EQ(out.json["cameras"], doc.json["cameras"]);
+  const std::string name = doc.json["nodes"][3]["name"].get<std::string>();
+  bool kept = false;
+  for (const asset::GltfJson& node : out.json["nodes"]) {
+    if (node.value("name", "") == name)
+      kept = node.value("extras", asset::GltfJson()) == asset::GltfJson{{"tag", "keep me"}};
+  }
+  EXPECT_TRUE(kept) << name;
+  // A bake keeps and lists the same.
+  const fs::path baked = dir_ / "baked.glb";
+  const ProgramResult bake = RunIkpose({"export", source.string(), "--clip", "walk", "--bake",
+                                        "--fps", "2", "--to", "0.5", "--out", baked.string()});
+  ASSERT_EQ(bake.exit_code, 0) << bake.err;
+  EXPECT_NE(bake.out.find("left out: meshes[0].extras\n"), std::string::npos) << bake.out;
+  EXPECT_EQ(bake.out.find("left out: cameras"), std::string::npos) << bake.out;
+  EXPECT_EQ(asset::GltfDocument::Read(baked).json["cameras"], doc.json["cameras"]);
   // The bundled character has nothing the export leaves out.
   const ProgramResult plain = RunIkpose({"export", model_, "--target", "left_arm=0.3,1.2,0.3",
                                          "--out", (dir_ / "plain.glb").string()});
