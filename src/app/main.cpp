@@ -86,6 +86,9 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
   command->add_option("--body-help", request->body_help,
                       "on|off: the clavicles, spine and pelvis help a limb that cannot reach, "
                       "and four contacts place the pelvis (default on; over a scenario's)");
+  command->add_option("--limits", request->limits,
+                      "on|off: joints stop at their natural range in FK turns, grabs and limb "
+                      "solves (default on; over a scenario's)");
 }
 
 // --trace and --frame: a trace file on the timeline (view and render).

@@ -76,6 +76,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   }
   session.mirror = scenario.mirror;
   if (scenario.body_help) session.body_help = *scenario.body_help;
+  if (scenario.limits) session.limits = *scenario.limits;
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
@@ -211,6 +212,7 @@ std::unique_ptr<PosingSession> BuildSession(const anim::Model& model, const Posi
   if (!ApplyPoints(request, *session, error)) return nullptr;
   if (request.mirror) session->mirror = *request.mirror;
   if (request.body_help) session->body_help = *request.body_help;
+  if (request.limits) session->limits = *request.limits;
   session->Evaluate();
   if (!AllSolved(*session, error)) return nullptr;
   return session;

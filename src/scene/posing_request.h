@@ -53,7 +53,8 @@ struct PosingRequest {
   // --ground on|off over the scenario's "ground".
   std::shared_ptr<const World> world;
   std::optional<bool> ground;
-  std::optional<bool> body_help;               // --body-help on|off, over the scenario's
+  std::optional<bool> body_help;  // --body-help on|off, over the scenario's
+  std::optional<bool> limits;     // --limits on|off, over the scenario's
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;
