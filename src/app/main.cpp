@@ -247,6 +247,10 @@ int Run(int argc, char** argv) {
   trace_cmd->add_option("--prop", trace.request.props,
                         "FILE@x,y,z[,yaw_deg]: a static mesh the feet stand on");
   trace_cmd->add_option("--ground", trace.request.ground, "on|off: feet on the floor and props");
+  trace_cmd->add_option("--body-help", trace.request.body_help,
+                        "on|off: the body helps a limb that cannot reach (default on)");
+  trace_cmd->add_option("--limits", trace.request.limits,
+                        "on|off: joints stop at their natural range (default on)");
   trace_cmd->add_option("--from", trace.from,
                         "first time, seconds (default: the first target's, else 0)");
   trace_cmd->add_option("--to", trace.to,

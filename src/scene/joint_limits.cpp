@@ -45,7 +45,8 @@ bool LimitLimb(const anim::Model& model, const anim::LimbChain& chain, anim::Pos
   return moved;
 }
 
-std::vector<JointAtLimit> JointsAtLimit(const anim::Model& model, const anim::Pose& pose) {
+std::vector<JointAtLimit> JointsAtLimit(const anim::Model& model, const anim::Pose& pose,
+                                        bool past) {
   std::vector<JointAtLimit> out;
   const int n = std::min(static_cast<int>(model.ranges.bones.size()),
                          static_cast<int>(pose.locals_ls.size()));
@@ -55,10 +56,13 @@ std::vector<JointAtLimit> JointsAtLimit(const anim::Model& model, const anim::Po
     const anim::RangeClamp c =
         anim::ClampToRange(*range, pose.locals_ls[static_cast<std::size_t>(bone)].rotation);
     const float twist = std::abs(c.twist_deg);
-    const bool bend_limited = c.swing_limit_deg < 180.f && !IsHinge(range->part);
-    if (bend_limited && c.swing_deg >= c.swing_limit_deg - kAtLimitToleranceDeg)
+    const auto listed = [past](float deg, float limit) {
+      return limit < 180.f && deg >= limit - kAtLimitToleranceDeg &&
+             (past || deg <= limit + kAtLimitToleranceDeg);
+    };
+    if (!IsHinge(range->part) && listed(c.swing_deg, c.swing_limit_deg))
       out.push_back({bone, range->part, false, c.swing_deg, c.swing_limit_deg});
-    if (range->range.twist_deg < 180.f && twist >= range->range.twist_deg - kAtLimitToleranceDeg)
+    if (listed(twist, range->range.twist_deg))
       out.push_back({bone, range->part, true, twist, range->range.twist_deg});
   }
   return out;

@@ -41,8 +41,11 @@ glm::quat LimitRotation(const anim::Model& model, int bone, const glm::quat& rot
 // must be up to date; they are kept up to date.
 bool LimitLimb(const anim::Model& model, const anim::LimbChain& chain, anim::Pose& pose);
 
-// Every ranged bone at or past its limit in `pose`, skeleton order (bend before twist).
-std::vector<JointAtLimit> JointsAtLimit(const anim::Model& model, const anim::Pose& pose);
+// Every ranged bone at its limit in `pose` (and, when `past`, beyond it: with limits off),
+// skeleton order, bend before twist. With limits on, a bone beyond its range that nothing
+// limits (a hand the grip turns, a clip's pose) is not at a limit and is not listed.
+std::vector<JointAtLimit> JointsAtLimit(const anim::Model& model, const anim::Pose& pose,
+                                        bool past);
 
 // "Neck at its limit: 23° of 23° bend" (`degree` is the unit's text: "°" or " deg"); "past its
 // limit" when it is beyond.

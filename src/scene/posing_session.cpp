@@ -298,7 +298,7 @@ void PosingSession::Evaluate() {
   }
   anim::MirrorPose(model_->skeleton, facts_->rest, facts_->mirror_map, mirror, pose_);
   MeasureGroundContact();
-  at_limit_ = JointsAtLimit(*model_, pose_);
+  at_limit_ = JointsAtLimit(*model_, pose_, /*past=*/!limits);
 }
 
 bool PosingSession::Mirrored(anim::Limb limb) const {
