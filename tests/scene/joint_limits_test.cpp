@@ -50,7 +50,7 @@ TEST(JointLimits, AGrabbedNeckStopsAtItsRangeAndOnlyThere) {
     ASSERT_TRUE(TurnBoneMs(s, start, glm::angleAxis(glm::radians(100.f), glm::vec3(0, 1, 0))));
     if (limits) {
       EXPECT_NEAR(TurnedDeg(s, neck), limit, 0.1f);
-      EXPECT_TRUE(Listed(s, neck, /*twist=*/true));
+      ASSERT_TRUE(Listed(s, neck, /*twist=*/true));
       const std::string sentence = LimitSentence(model, s.joints_at_limit().front());
       EXPECT_NE(sentence.find("neck_01 (neck) at its limit: 70"), std::string::npos) << sentence;
     } else {
