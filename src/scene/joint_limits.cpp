@@ -30,7 +30,14 @@ bool LimitLimb(const anim::Model& model, const anim::LimbChain& chain, anim::Pos
     anim::UpdateSubtree(model.skeleton, bone, pose);
     moved = true;
   };
-  if (const anim::BoneRange* upper = model.ranges.Find(chain.upper)) hold(chain.upper, *upper);
+  if (const anim::BoneRange* upper = model.ranges.Find(chain.upper)) {
+    // Its swing; its twist places the knee (elbow) about the root-end line, which the knee
+    // policy's swivel range already bounds (and a rig's rest hinge may be rolled far from the
+    // anatomical one, so the twist about the rest says little there).
+    anim::BoneRange swing_only = *upper;
+    swing_only.range.twist_deg = 180.f;
+    hold(chain.upper, swing_only);
+  }
   if (const anim::BoneRange* lower = model.ranges.Find(chain.lower)) {
     anim::BoneRange twist_only = *lower;  // the hinge's bend is the solver's
     twist_only.range.toward_deg = twist_only.range.away_deg = twist_only.range.side_deg = 180.f;

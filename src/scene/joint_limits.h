@@ -2,15 +2,15 @@
 // joint ranges (anim/joint_ranges.h), and the joints that sit at their limit.
 //
 // What: LimitRotation brings one bone's local rotation within its range (FK rings, grabbing the
-// body). LimitLimb holds a solved limb's upper bone (shoulder, hip: swing and twist) and its
-// lower bone's twist to their ranges; the lower bone's bend stays the two-bone solver's hinge,
-// and the end keeps the model rotation the solve gave it (a held foot stays flat).
-// JointsAtLimit lists every ranged bone whose bend or twist is at (or, with limits off, past)
-// its limit; LimitSentence says it in plain words ("Neck at its limit: 23° of 23° bend").
-// Why: a head grabbed and dragged stops where a neck stops; a hip does not swing a leg behind
-// the back; the user sees which joint stopped the pose.
-// Limits: ranges are about the rig's rest (see anim/joint_ranges.h). A limb whose shoulder or
-// hip stops at its limit may end short of its target; the report says which joint stopped it.
+// body). LimitLimb holds a solved limb's upper bone's swing (shoulder, hip; its twist, which
+// places the knee, is the knee policy's swivel range) and its lower bone's twist to their ranges;
+// the lower bone's bend stays the two-bone solver's hinge, and the end keeps the model rotation the
+// solve gave it (a held foot stays flat). JointsAtLimit lists every ranged bone whose bend or twist
+// is at (or, with limits off, past) its limit; LimitSentence says it in plain words ("Neck at its
+// limit: 23° of 23° bend"). Why: a head grabbed and dragged stops where a neck stops; a hip does
+// not swing a leg behind the back; the user sees which joint stopped the pose. Limits: ranges are
+// about the rig's rest (see anim/joint_ranges.h). A limb whose shoulder or hip stops at its limit
+// may end short of its target; the report says which joint stopped it.
 #pragma once
 
 #include <string>

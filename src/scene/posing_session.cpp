@@ -282,8 +282,12 @@ void PosingSession::Evaluate() {
       held.options.end_rotation = ik::EndRotation::kKeepModel;
       result = SolveTarget(*model_, chain(limb), held, facts_->rest, pose_);
     }
-    // The seed policy is the seed's solve as it was (its knee may flip): not limited.
-    if (limits && result.ok && result.policy != anim::KneePolicy::kSeed &&
+    // The seed policy is the seed's solve as it was (its knee may flip): not limited. A hold on
+    // a rung (placed or following the clip) is a contact the limb must keep; the body help
+    // places the body for it.
+    const bool holds_rung =
+        ladder_enabled && ((t.given && t.grip && t.rung >= 0) || (follow && !t.given));
+    if (limits && result.ok && result.policy != anim::KneePolicy::kSeed && !holds_rung &&
         LimitLimb(*model_, chain(limb), pose_)) {
       result.knee_ms = anim::PositionMs(pose_, chain(limb).lower);
       result.end_ms = anim::EndPositionMs(chain(limb), pose_);
