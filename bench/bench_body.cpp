@@ -1,7 +1,8 @@
 // A whole-body solve per frame on the bundled character: both hands placed beyond their reach
 // (the clavicles, spine and pelvis help) and both feet placed (four contacts place the pelvis
-// and spine), then the four limbs solved; beside it the same frame with the help off, and a
-// single hand's over-reach. The session's Evaluate is the frame (clip sampled, help, limbs).
+// and spine), then the four limbs solved and held to their joint ranges; beside it the same
+// frame with the limits off, with the help off, and both hands' over-reach. The session's
+// Evaluate is the frame (clip sampled, help, limbs).
 //   build/release/bench/bench_body [--benchmark_repetitions=5]
 #include <benchmark/benchmark.h>
 
@@ -44,19 +45,21 @@ struct Fixture {
   }
 };
 
-void Run(benchmark::State& state, bool four_limbs, bool help) {
+void Run(benchmark::State& state, bool four_limbs, bool help, bool limits = true) {
   Fixture f(four_limbs);
   if (!f.ok) {
     state.SkipWithError(f.error.c_str());
     return;
   }
   f.session->body_help = help;
+  f.session->limits = limits;
   for (auto _ : state) {
     f.session->Evaluate();
     benchmark::DoNotOptimize(f.session->pose().models_ms.data());
   }
   state.counters["pelvis_offset"] = glm::length(f.session->body_help_report().pelvis_offset_ms);
   state.counters["bones_turned"] = static_cast<double>(f.session->body_help_report().bones.size());
+  state.counters["at_limit"] = static_cast<double>(f.session->joints_at_limit().size());
 }
 
 // Four contacts with both hands beyond reach: the whole-body solve.
@@ -64,6 +67,13 @@ void BM_BodyFourLimbs(benchmark::State& state) {
   Run(state, true, true);
 }
 BENCHMARK(BM_BodyFourLimbs)->Unit(benchmark::kMicrosecond);
+
+// The same frame with the joint limits off (the help still within the ranges; no limb held to
+// its ranges, nothing listed at a limit).
+void BM_BodyFourLimbsLimitsOff(benchmark::State& state) {
+  Run(state, true, true, false);
+}
+BENCHMARK(BM_BodyFourLimbsLimitsOff)->Unit(benchmark::kMicrosecond);
 
 // The same frame with the body help off (the limbs alone).
 void BM_BodyFourLimbsHelpOff(benchmark::State& state) {

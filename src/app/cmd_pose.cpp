@@ -56,6 +56,14 @@ void PrintText(const asset::Json& j, std::ostream& out) {
         << c["knee_delta_ls"]["angle_deg"].dump() << " deg about "
         << Vec(c["knee_delta_ls"]["axis"]) << "\n";
   }
+  if (j.contains("limits")) {
+    const asset::Json& limits = j["limits"];
+    out << "joint limits " << (limits["enabled"].get<bool>() ? "on" : "off");
+    if (limits["at_limit"].empty()) out << ", no joint at its limit";
+    out << "\n";
+    for (const auto& joint : limits["at_limit"])
+      out << "  " << joint["text"].get<std::string>() << "\n";
+  }
   out << "bones (local rotation x,y,z,w; Euler x,y,z degrees; model-space position):\n";
   for (const auto& b : j["bones"]) {
     out << (b["changed"].get<bool>() ? "* " : "  ") << b["name"].get<std::string>() << "  "

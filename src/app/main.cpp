@@ -90,6 +90,9 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
   command->add_option("--body-help", request->body_help,
                       "on|off: the clavicles, spine and pelvis help a limb that cannot reach, "
                       "and four contacts place the pelvis (default on; over a scenario's)");
+  command->add_option("--limits", request->limits,
+                      "on|off: joints stop at their natural range in FK turns, grabs and limb "
+                      "solves (default on; over a scenario's)");
 }
 
 // --trace and --frame: a trace file on the timeline (view and render).
@@ -270,6 +273,10 @@ int Run(int argc, char** argv) {
   trace_cmd->add_option("--prop", trace.request.props,
                         "FILE@x,y,z[,yaw_deg]: a static mesh the feet stand on");
   trace_cmd->add_option("--ground", trace.request.ground, "on|off: feet on the floor and props");
+  trace_cmd->add_option("--body-help", trace.request.body_help,
+                        "on|off: the body helps a limb that cannot reach (default on)");
+  trace_cmd->add_option("--limits", trace.request.limits,
+                        "on|off: joints stop at their natural range (default on)");
   trace_cmd->add_option("--from", trace.from,
                         "first time, seconds (default: the first target's, else 0)");
   trace_cmd->add_option("--to", trace.to,

@@ -81,6 +81,13 @@ bool PlanPose(const PoseRequest& request, PosePlan* plan, PlanError* error) {
     }
     r.body_help = *request.body_help == "on";
   }
+  if (request.limits) {
+    if (*request.limits != "on" && *request.limits != "off") {
+      error->what = "--limits must be on or off, got '" + *request.limits + "'";
+      return false;
+    }
+    r.limits = *request.limits == "on";
+  }
   if (request.time) {
     if (!std::isfinite(*request.time) || std::abs(*request.time) > 1e30) {
       error->what = "--time must be a finite number of seconds";

@@ -30,6 +30,7 @@ struct PoseRequest {
   std::vector<std::string> props;        // "FILE@x,y,z[,yaw_deg]", one per --prop
   std::optional<std::string> ground;     // --ground on|off
   std::optional<std::string> body_help;  // --body-help on|off
+  std::optional<std::string> limits;     // --limits on|off
 };
 
 struct PosePlan {

@@ -83,6 +83,22 @@ asset::Json BodyHelpJson(const scene::PosingSession& session) {
           {"pull", pull}};
 }
 
+// The joint limits (scene/joint_limits.h): on or off, and every joint at (or past) its limit,
+// with the sentence the panel shows.
+asset::Json LimitsJson(const scene::PosingSession& session) {
+  asset::Json at = asset::Json::array();
+  for (const scene::JointAtLimit& joint : session.joints_at_limit()) {
+    at.push_back({{"name", session.model().skeleton.names[static_cast<std::size_t>(joint.bone)]},
+                  {"part", anim::JointPartName(joint.part)},
+                  {"kind", joint.twist ? "twist" : "bend"},
+                  {"deg", asset::Clean(joint.deg)},
+                  {"limit_deg", asset::Clean(joint.limit_deg)},
+                  {"past", joint.past()},
+                  {"text", scene::LimitSentence(session.model(), joint, " deg")}});
+  }
+  return {{"enabled", session.limits}, {"at_limit", at}};
+}
+
 }  // namespace
 
 std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session) {
@@ -116,6 +132,7 @@ asset::Json SessionReport(const scene::PosingSession& session) {
   }
   AddWorldReport(session, report);
   report["body_help"] = BodyHelpJson(session);
+  report["limits"] = LimitsJson(session);
   return report;
 }
 

@@ -96,7 +96,7 @@ bool TargetDrag::BeginOnSurface(const Ray& ray, const scene::PosingSession& sess
   } else {
     handle_ = Handle::kBone;
     start_ms_ = anim::PositionMs(session.pose(), hit.bone);  // the joint it turns about
-    turn_ = scene::StartTurn(session, hit.bone);
+    turn_ = scene::StartTurn(session, hit.bone, /*spread=*/true);
   }
   return true;
 }

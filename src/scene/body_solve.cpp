@@ -8,14 +8,9 @@
 
 namespace ikpose::scene {
 
+// How far each bone may turn is its joint range (anim/joint_ranges.h), from its rest.
 const BodyHelpTable kBodyHelp = {
     .reach_fraction = 0.999f,
-    // Shoulder girdle elevation and protraction: about 20-30 deg in adults.
-    .clavicle_swing_deg = 25.f,
-    // Trunk flexion is about 60-80 deg (lateral 35-45); axial turn about 40 (thoracic 35-40,
-    // lumbar 5). The help takes 60 and 40, spread evenly over the spine bones.
-    .spine_swing_deg = 60.f,
-    .spine_twist_deg = 40.f,
     // 0.92: an elbow open to about 135 deg ("arms long" on a ladder); 0.85: a knee bent
     // about 60 deg.
     .arm_comfort = 0.92f,
@@ -29,7 +24,7 @@ const BodyHelpTable kBodyHelp = {
     .plane_weight = 8.f,
     .lateral_weight = 4.f,
     .shift_weight = 0.3f,
-    .bend_weight = 0.3f,
+    .bend_weight = 0.4f,
 };
 
 namespace {
@@ -55,59 +50,58 @@ void TurnBoneMs(const anim::Skeleton& skeleton, int bone, const glm::quat& turn_
   anim::UpdateSubtree(skeleton, bone, pose);
 }
 
-// The swing of `q` about `axis` held to `swing_max`, its twist to `twist_max` (radians).
-glm::quat ClampTurn(const glm::quat& q, const glm::vec3& axis, float swing_max, float twist_max) {
-  const ik::SwingTwist st = ik::DecomposeSwingTwist(q, axis);
-  glm::quat swing = st.swing;
-  if (st.swing_angle_rad > swing_max && st.swing_angle_rad > 0.f) {
-    const ik::AxisAngle aa = ik::ToAxisAngle(st.swing);
-    swing = glm::angleAxis(swing_max, aa.axis);
-  }
-  const float twist = std::clamp(st.twist_angle_rad, -twist_max, twist_max);
-  return glm::normalize(swing * glm::angleAxis(twist, axis));
+// The model-space turn about `bone`'s joint that `turn_ms` becomes when the bone's new local
+// rotation is held to its range (anim/joint_ranges.h); `parent_ms` is its parent's model
+// rotation as it will be, `local_ls` its local rotation now. The identity for a bone without a
+// range (the help turns only bones that have one).
+glm::quat WithinRange(const anim::Model& model, int bone, const glm::quat& parent_ms,
+                      const glm::quat& local_ls, const glm::quat& turn_ms) {
+  const anim::BoneRange* range = model.ranges.Find(bone);
+  if (!range) return glm::quat(1.f, 0.f, 0.f, 0.f);
+  const glm::quat wanted_ls =
+      glm::normalize(glm::inverse(parent_ms) * turn_ms * parent_ms * local_ls);
+  const anim::RangeClamp c = anim::ClampToRange(*range, wanted_ls);
+  if (!c.at_limit()) return turn_ms;
+  return glm::normalize(parent_ms * c.rotation_ls * glm::inverse(local_ls) *
+                        glm::inverse(parent_ms));
 }
 
-// The spine as points: a turn spread over its bones, each within what is left of its range.
+// The spine as points: a turn spread over its bones, each within its range.
 struct Spine {
+  const anim::Model* model = nullptr;
   int count = 0;
   std::array<int, kMaxSpine> bones{};
-  std::array<glm::vec3, kMaxSpine> joints{};  // model space, as the pose has them now
-  std::array<glm::vec3, kMaxSpine> up{};      // unit: each bone toward the next
-  float swing_left = 0.f;                     // per bone, radians
-  float twist_left = 0.f;
+  std::array<glm::vec3, kMaxSpine> joints{};      // model space, as the pose has them now
+  std::array<glm::quat, kMaxSpine> locals_ls{};   // each bone's local rotation now
+  std::array<glm::quat, kMaxSpine> parents_ms{};  // its parent's model rotation now
 
-  void Measure(const anim::HumanoidMap& map, const anim::Pose& pose) {
+  void Measure(const anim::Model& m, const anim::Pose& pose) {
+    model = &m;
+    const anim::HumanoidMap& map = m.humanoid;
     const int n = static_cast<int>(map.spine.size());
     count = std::min(n, kMaxSpine);
     for (int i = 0; i < count; ++i) {
       bones[i] = map.spine[static_cast<std::size_t>(n - count + i)];
+      const auto b = static_cast<std::size_t>(bones[i]);
       joints[i] = anim::PositionMs(pose, bones[i]);
-    }
-    for (int i = 0; i < count; ++i) {
-      glm::vec3 next = i + 1 < count ? joints[i + 1] : glm::vec3(0.f);
-      if (i + 1 == count) {
-        if (map.neck >= 0) {
-          next = anim::PositionMs(pose, map.neck);
-        } else if (map.head >= 0) {
-          next = anim::PositionMs(pose, map.head);
-        } else {
-          next = joints[i] + (i > 0 ? joints[i] - joints[i - 1] : glm::vec3(0.f, 1.f, 0.f));
-        }
-      }
-      const glm::vec3 d = next - joints[i];
-      up[i] = glm::length(d) > 1e-6f ? glm::normalize(d) : glm::vec3(0.f, 1.f, 0.f);
+      locals_ls[i] = pose.locals_ls[b].rotation;
+      parents_ms[i] = anim::RotationMs(pose, m.skeleton.parents[b]);
     }
   }
 
   // Per-bone turns (model space, each about its own joint, root first) for a total turn
-  // `rotvec_ms` (axis times angle) split evenly.
+  // `rotvec_ms` (axis times angle) split evenly, each bone's held to its range.
   std::array<glm::quat, kMaxSpine> Split(const glm::vec3& rotvec_ms) const {
     std::array<glm::quat, kMaxSpine> turns;
     turns.fill(glm::quat(1.f, 0.f, 0.f, 0.f));
     const float angle = glm::length(rotvec_ms);
     if (count == 0 || angle < 1e-7f) return turns;
     const glm::quat each = glm::angleAxis(angle / static_cast<float>(count), rotvec_ms / angle);
-    for (int i = 0; i < count; ++i) turns[i] = ClampTurn(each, up[i], swing_left, twist_left);
+    glm::quat above(1.f, 0.f, 0.f, 0.f);  // what the bones below turned the next one's parent by
+    for (int i = 0; i < count; ++i) {
+      turns[i] = WithinRange(*model, bones[i], above * parents_ms[i], locals_ls[i], each);
+      above = turns[i] * above;
+    }
     return turns;
   }
 
@@ -121,19 +115,13 @@ struct Spine {
     return p;
   }
 
-  // Applies `turns` to the pose and takes what they used from the range left.
-  void Apply(const anim::Skeleton& skeleton, const std::array<glm::quat, kMaxSpine>& turns,
-             anim::Pose& pose) {
-    float swing_used = 0.f, twist_used = 0.f;
+  // Applies `turns` to the pose and measures it again.
+  void Apply(const std::array<glm::quat, kMaxSpine>& turns, anim::Pose& pose) {
     for (int i = 0; i < count; ++i) {
       if (turns[i] == glm::quat(1.f, 0.f, 0.f, 0.f)) continue;
-      const ik::SwingTwist st = ik::DecomposeSwingTwist(turns[i], up[i]);
-      swing_used = std::max(swing_used, st.swing_angle_rad);
-      twist_used = std::max(twist_used, std::abs(st.twist_angle_rad));
-      TurnBoneMs(skeleton, bones[i], turns[i], pose);
+      TurnBoneMs(model->skeleton, bones[i], turns[i], pose);
     }
-    swing_left = std::max(0.f, swing_left - swing_used);
-    twist_left = std::max(0.f, twist_left - twist_used);
+    Measure(*model, pose);
   }
 };
 
@@ -187,12 +175,7 @@ class BodySolver {
         goals_(goals),
         plane_(plane),
         pose_(pose) {
-    spine_.Measure(map_, pose_);
-    const float n = static_cast<float>(std::max(spine_.count, 1));
-    spine_.swing_left = glm::radians(kBodyHelp.spine_swing_deg) / n;
-    spine_.twist_left = glm::radians(kBodyHelp.spine_twist_deg) / n;
-    for (int side = 0; side < 2; ++side)
-      clavicle_left_[side] = glm::radians(kBodyHelp.clavicle_swing_deg);
+    spine_.Measure(model_, pose_);
     before_ = pose_.locals_ls;
   }
 
@@ -227,7 +210,7 @@ class BodySolver {
     if (offset_ms == glm::vec3(0.f)) return;
     anim::ShiftBoneMs(model_.skeleton, pelvis_, offset_ms, pose_);
     report_.pelvis_offset_ms += offset_ms;
-    spine_.Measure(map_, pose_);
+    spine_.Measure(model_, pose_);
   }
 
   // The held feet as constraints on a pelvis offset: each stays within its leg's reach (or no
@@ -263,17 +246,22 @@ class BodySolver {
     const float pull = goal(limb).pull;
     const int side = limb == Limb::kLeftArm ? 0 : 1;
 
-    // 1. The clavicle, toward the target, within what is left of its range.
+    // 1. The clavicle, toward the target, within its range.
     const int clavicle = map_.clavicles[static_cast<std::size_t>(side)];
     glm::quat clavicle_turn(1.f, 0.f, 0.f, 0.f);
-    if (clavicle >= 0 && clavicle != map_.chest && clavicle_left_[side] > 0.f) {
+    if (clavicle >= 0 && clavicle != map_.chest && model_.ranges.Find(clavicle)) {
       const glm::vec3 c = anim::PositionMs(pose_, clavicle);
+      const glm::quat parent =
+          anim::RotationMs(pose_, model_.skeleton.parents[static_cast<std::size_t>(clavicle)]);
+      const glm::quat local = pose_.locals_ls[static_cast<std::size_t>(clavicle)].rotation;
       const ik::AxisAngle aa = ik::ToAxisAngle(ik::RotationBetween(s - c, g - c));
-      const float most = std::min(aa.angle_rad, clavicle_left_[side]);
-      const auto at = [&](float f) { return c + glm::angleAxis(f * most, aa.axis) * (s - c); };
-      const float f = SmallestFraction([&](float x) { return reaches(at(x)); });
-      clavicle_turn = glm::angleAxis(f * most, aa.axis);
-      s = at(f);
+      const auto turn = [&](float f) {
+        return WithinRange(model_, clavicle, parent, local,
+                           glm::angleAxis(f * aa.angle_rad, aa.axis));
+      };
+      const float f = SmallestFraction([&](float x) { return reaches(c + turn(x) * (s - c)); });
+      clavicle_turn = turn(f);
+      s = c + clavicle_turn * (s - c);
     }
     // 2. The spine: the turn that points its base-to-shoulder line at the target, spread over
     // its bones, as far as needed.
@@ -298,11 +286,9 @@ class BodySolver {
     if (clavicle_turn != glm::quat(1.f, 0.f, 0.f, 0.f)) {
       const glm::quat turn = glm::slerp(glm::quat(1.f, 0.f, 0.f, 0.f), clavicle_turn, pull);
       TurnBoneMs(model_.skeleton, clavicle, turn, pose_);
-      clavicle_left_[side] = std::max(0.f, clavicle_left_[side] - ik::ToAxisAngle(turn).angle_rad);
-      spine_.Measure(map_, pose_);
+      spine_.Measure(model_, pose_);
     }
-    if (spine_turn != glm::vec3(0.f))
-      spine_.Apply(model_.skeleton, spine_.Split(pull * spine_turn), pose_);
+    if (spine_turn != glm::vec3(0.f)) spine_.Apply(spine_.Split(pull * spine_turn), pose_);
     ShiftPelvis(pull * shift);
   }
 
@@ -340,7 +326,7 @@ class BodySolver {
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
       leg = std::max(leg, LimbLength(chain(limb)));
     if (!(leg > 0.f)) return;
-    const float spine_range = glm::radians(kBodyHelp.spine_swing_deg);
+    const float spine_range = glm::radians(anim::TableRange(anim::JointPart::kSpine).toward_deg);
     const glm::vec3 pelvis_ms = anim::PositionMs(pose_, pelvis_);
     // Sideways: from one hip to the other.
     const glm::vec3 across = Root(Limb::kLeftLeg) - Root(Limb::kRightLeg);
@@ -473,7 +459,7 @@ class BodySolver {
       if (!improved) break;
     }
     const glm::vec3 bend(x[3], x[4], x[5]);
-    spine_.Apply(model_.skeleton, spine_.Split(bend), pose_);
+    spine_.Apply(spine_.Split(bend), pose_);
     ShiftPelvis(glm::vec3(x[0], x[1], x[2]));
   }
 
@@ -501,7 +487,6 @@ class BodySolver {
   const ContactPlane& plane_;
   anim::Pose& pose_;
   Spine spine_;
-  std::array<float, 2> clavicle_left_{};
   std::vector<anim::Transform> before_;
   BodyHelpReport report_;
 };

@@ -13,8 +13,8 @@
 //   2. A foot target beyond reach shifts the pelvis toward it (lower, usually), as little as
 //      needed, while every other held foot stays within its leg's reach.
 //   3. A hand target beyond reach draws, in order and each only as far as still needed: the
-//      clavicle (turned toward the target, up to its range), the spine (the same turn spread
-//      over its bones, each within its swing and twist range), then the pelvis (shifted toward
+//      clavicle (turned toward the target, within its joint range), the spine (the same turn
+//      spread over its bones, each within its joint range), then the pelvis (shifted toward
 //      the target while the held feet stay within reach: it drops when the legs must bend).
 // Each limb's "pull body" weight (0..1) scales the help it asks for; 0 asks none.
 // The turns are rotations about the bones' own joints and the pelvis moves by translation, so
@@ -24,11 +24,11 @@
 // ladder with folded arms, is what a rigid torso gives; people lean, reach and drop their hips.
 // Deterministic and closed-form per step (bisection on one fraction, projections onto balls),
 // a few microseconds a frame, so every frame of the viewer and `trace` can run it.
-// Limits: the ranges are those of the help (about the pose the clip gives), not of the joint
-// from its rest; a parent bone with non-uniform scale turns its children's turns slightly. A
-// rig without a pelvis gets no help; without clavicles or spine, the stages it lacks are
-// skipped. Two hands pulling opposite ways share the spine: the second may leave the first
-// short, and its report then says too far.
+// Limits: the clavicle and spine turn within their joint ranges about the rest (Model::ranges),
+// so a clip pose already at a limit leaves that bone nothing to give; a parent bone with
+// non-uniform scale turns its children's turns slightly. A rig without a pelvis gets no help;
+// without clavicles or spine, the stages it lacks are skipped. Two hands pulling opposite ways
+// share the spine: the second may leave the first short, and its report then says too far.
 #pragma once
 
 #include <array>
@@ -40,15 +40,12 @@
 
 namespace ikpose::scene {
 
-// How far the help may turn each part and what counts as comfortable: one table, its values
-// (and why) in body_solve.cpp.
+// What counts as comfortable and how much each wish weighs: one table, its values (and why) in
+// body_solve.cpp. How far each bone may turn is the joint ranges' table (anim/joint_ranges.h).
 struct BodyHelpTable {
   // A limb helped when its target is further than this fraction of its length, and brought
   // to it (the same, so that the help starts continuously as a target moves out).
   float reach_fraction;
-  float clavicle_swing_deg;  // the clavicle's turn
-  float spine_swing_deg;     // the whole spine's bend (spread over its bones)
-  float spine_twist_deg;     // the whole spine's axial turn (spread over its bones)
   // Four contacts: a natural bend (root to end over the limb's length) per arm and leg.
   float arm_comfort;
   float leg_comfort;
@@ -62,7 +59,7 @@ struct BodyHelpTable {
   float plane_weight;
   float lateral_weight;  // sideways pelvis shift, per leg length
   float shift_weight;    // any other pelvis shift, per leg length
-  float bend_weight;     // spine bend, per its range
+  float bend_weight;     // spine bend, per the spine's flexion range
 };
 extern const BodyHelpTable kBodyHelp;
 

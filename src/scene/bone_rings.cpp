@@ -1,5 +1,6 @@
 #include "scene/bone_rings.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ikpose::scene {
@@ -27,13 +28,38 @@ void DrawBoneRings(const std::array<BoneRing, 4>& rings, anim::DebugDraw& draw) 
     draw.Circle(ring.center_ms, ring.axis_ms, ring.radius, ring.color, 64);
 }
 
-TurnStart StartTurn(const PosingSession& session, int bone) {
+namespace {
+
+// The neck (or spine) bones from its bottom up to `bone`, root first; empty when `bone` is
+// neither.
+std::vector<int> SpreadBones(const anim::HumanoidMap& map, int bone) {
+  std::vector<int> group;
+  if (bone == map.neck || bone == map.head) {
+    if (map.neck >= 0) group.push_back(map.neck);
+    if (map.head >= 0 && map.head != map.neck) group.push_back(map.head);
+  } else {
+    group = map.spine;
+  }
+  const auto at = std::find(group.begin(), group.end(), bone);
+  if (at == group.end()) return {};
+  group.erase(at + 1, group.end());
+  return group;
+}
+
+}  // namespace
+
+TurnStart StartTurn(const PosingSession& session, int bone, bool spread) {
   TurnStart start;
   start.bone = bone;
-  if (bone < 0 || bone >= static_cast<int>(session.pose().locals_ls.size())) return start;
-  start.local_ls = session.pose().locals_ls[static_cast<std::size_t>(bone)].rotation;
-  start.model_ms = anim::RotationMs(session.pose(), bone);
   start.body_turn_ms = session.body.turn_ms;
+  if (bone < 0 || bone >= static_cast<int>(session.pose().locals_ls.size())) return start;
+  std::vector<int> bones =
+      spread && session.limits ? SpreadBones(session.model().humanoid, bone) : std::vector<int>{};
+  if (bones.empty()) bones = {bone};
+  for (int b : bones) {
+    start.bones.push_back({b, session.pose().locals_ls[static_cast<std::size_t>(b)].rotation,
+                           anim::RotationMs(session.pose(), b)});
+  }
   return start;
 }
 
@@ -41,7 +67,8 @@ bool TurnBoneMs(PosingSession& session, const TurnStart& start, const glm::quat&
   const float length = glm::length(turn_ms);
   if (!std::isfinite(length) || length < 1e-6f) return false;
   const glm::quat turn = turn_ms / length;
-  if (start.bone < 0 || start.bone >= static_cast<int>(session.pose().locals_ls.size()))
+  if (start.bone < 0 || start.bone >= static_cast<int>(session.pose().locals_ls.size()) ||
+      start.bones.empty())
     return false;
   if (start.bone == session.body_bone()) {  // the body turns about its joint; pins hold
     const glm::quat goal = turn * start.body_turn_ms;
@@ -49,9 +76,17 @@ bool TurnBoneMs(PosingSession& session, const TurnStart& start, const glm::quat&
     if (std::abs(step.w) < 1.0f - 1e-9f) session.MoveBody(glm::vec3(0.0f), step);
     return true;
   }
-  // model' = turn * model = parent * local', so local' = local * (model^-1 * turn * model).
-  const glm::quat local = start.local_ls * (glm::inverse(start.model_ms) * turn * start.model_ms);
-  return session.SetBoneRotation(start.bone, glm::normalize(local));
+  // Each bone turns by the same part: the bones above carry it, so the last turns by it all.
+  const glm::quat part = glm::slerp(glm::quat(1.0f, 0.0f, 0.0f, 0.0f), turn,
+                                    1.0f / static_cast<float>(start.bones.size()));
+  std::vector<std::pair<int, glm::quat>> rotations;
+  for (const TurnStart::Bone& b : start.bones) {
+    // model' = part * model = parent * local', so local' = local * (model^-1 * part * model).
+    glm::quat local = glm::normalize(b.local_ls * (glm::inverse(b.model_ms) * part * b.model_ms));
+    if (session.limits) local = LimitRotation(session.model(), b.bone, local);
+    rotations.emplace_back(b.bone, local);
+  }
+  return session.SetBoneRotations(rotations);
 }
 
 float SweptAngle(const glm::vec3& from_ms, const glm::vec3& to_ms, const glm::vec3& axis_ms) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <vector>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -37,17 +38,26 @@ std::array<BoneRing, 4> BoneRings(const anim::Pose& pose, int bone, bool local_a
                                   const glm::vec3& view_dir_ms, float radius);
 void DrawBoneRings(const std::array<BoneRing, 4>& rings, anim::DebugDraw& draw);
 
-// Where a turn starts: the bone's local and model rotations, and the body's turn.
+// Where a turn starts: the bones it turns (root first) with their local and model rotations,
+// and the body's turn.
 struct TurnStart {
-  int bone = -1;
-  glm::quat local_ls{1.0f, 0.0f, 0.0f, 0.0f};
-  glm::quat model_ms{1.0f, 0.0f, 0.0f, 0.0f};
+  struct Bone {
+    int bone = -1;
+    glm::quat local_ls{1.0f, 0.0f, 0.0f, 0.0f};
+    glm::quat model_ms{1.0f, 0.0f, 0.0f, 0.0f};
+  };
+  int bone = -1;            // the bone turned (the last of `bones`)
+  std::vector<Bone> bones;  // it alone, or the neck or spine bones down to it
   glm::quat body_turn_ms{1.0f, 0.0f, 0.0f, 0.0f};
 };
-TurnStart StartTurn(const PosingSession& session, int bone);
-// Gives the bone the rotation `turn_ms` (model space, about its joint) on top of `start`;
-// calling it again with another turn replaces the previous one (a drag calls it on every
-// move). False for a bone out of range or a turn that is not finite.
+// `spread`: with the session's limits on, a neck, head or spine bone's turn is shared by the
+// neck (or spine) bones from the bottom of the neck (spine) up to it, each within its range, as
+// a body bends (grabbing the body); else the bone turns alone (FK rings).
+TurnStart StartTurn(const PosingSession& session, int bone, bool spread = false);
+// Gives the bones the rotation `turn_ms` (model space, about the bone's joint; spread, each of
+// the n bones turns by its n-th part) on top of `start`, each held to its range when the
+// session's limits are on; calling it again with another turn replaces the previous one (a drag
+// calls it on every move). False for a bone out of range or a turn that is not finite.
 bool TurnBoneMs(PosingSession& session, const TurnStart& start, const glm::quat& turn_ms);
 
 // The signed angle (radians) from `from_ms` to `to_ms` about `axis_ms`, both projected on the

@@ -76,6 +76,7 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   }
   session.mirror = scenario.mirror;
   if (scenario.body_help) session.body_help = *scenario.body_help;
+  if (scenario.limits) session.limits = *scenario.limits;
   if (scenario.ladder) {
     session.ladder = *scenario.ladder;
     session.ladder_enabled = scenario.ladder_enabled;
@@ -230,6 +231,7 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   if (!ApplyPoints(request, *session, error)) return nullptr;
   if (request.mirror) session->mirror = *request.mirror;
   if (request.body_help) session->body_help = *request.body_help;
+  if (request.limits) session->limits = *request.limits;
   return session;
 }
 

@@ -60,6 +60,7 @@ struct PosingRequest {
   std::optional<bool> body_help;  // --body-help on|off, over the scenario's
   // A live game's ladder (a targets line's "ladder"), over the scenario's, shown.
   std::optional<LadderInput> ladder;
+  std::optional<bool> limits;  // --limits on|off, over the scenario's
 
   // The clip to play, the command line's first ("" for none).
   std::string ClipName() const;

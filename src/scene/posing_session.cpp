@@ -130,10 +130,16 @@ bool PosingSession::FindTarget(const std::string& name, LimbTarget** found, std:
 }
 
 bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
+  return SetBoneRotations({{bone, rotation_ls}});
+}
+
+bool PosingSession::SetBoneRotations(const std::vector<std::pair<int, glm::quat>>& rotations_ls) {
   const std::size_t n = facts_->rest.locals_ls.size();
-  if (bone < 0 || static_cast<std::size_t>(bone) >= n) return false;
-  const float len = glm::length(rotation_ls);
-  if (!std::isfinite(len) || len < 1e-6f) return false;
+  for (const auto& [bone, rotation_ls] : rotations_ls) {
+    if (bone < 0 || static_cast<std::size_t>(bone) >= n) return false;
+    const float len = glm::length(rotation_ls);
+    if (!std::isfinite(len) || len < 1e-6f) return false;
+  }
   if (bone_turns_ls.size() != n) bone_turns_ls.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   std::vector<anim::Transform> clip_ls;
   SampleClipPose(clip_ls);
@@ -146,7 +152,10 @@ bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
   for (anim::Limb limb : anim::kLimbs) {
     const anim::LimbChain& c = chain(limb);
     LimbTarget& t = target(limb);
-    if (!t.available || (bone != c.upper && bone != c.lower && bone != c.end)) continue;
+    const auto turned = [&c](const std::pair<int, glm::quat>& r) {
+      return r.first == c.upper || r.first == c.lower || r.first == c.end;
+    };
+    if (!t.available || std::none_of(rotations_ls.begin(), rotations_ls.end(), turned)) continue;
     // The limb lets go of its target; its bones keep what IK gave them, so only the turned
     // bone moves.
     if (placed(limb) && t.enabled) {
@@ -165,7 +174,8 @@ bool PosingSession::SetBoneRotation(int bone, const glm::quat& rotation_ls) {
       turn_to(helped.bone, pose_.locals_ls[static_cast<std::size_t>(helped.bone)].rotation);
     body.offset_ms += help_.pelvis_offset_ms;
   }
-  turn_to(bone, rotation_ls / len);
+  for (const auto& [bone, rotation_ls] : rotations_ls)
+    turn_to(bone, rotation_ls / glm::length(rotation_ls));
   Evaluate();
   return true;
 }
@@ -281,6 +291,17 @@ void PosingSession::Evaluate() {
       held.options.end_rotation = ik::EndRotation::kKeepModel;
       result = SolveTarget(*model_, chain(limb), held, facts_->rest, reports, pose_);
     }
+    // The seed policy is the seed's solve as it was (its knee may flip): not limited. A hold on
+    // a rung (placed or following the clip) is a contact the limb must keep; the body help
+    // places the body for it.
+    const bool holds_rung =
+        ladder_enabled && ((t.given && t.grip && t.rung >= 0) || (follow && !t.given));
+    if (limits && result.ok && result.policy != anim::KneePolicy::kSeed && !holds_rung &&
+        LimitLimb(*model_, chain(limb), pose_)) {
+      result.knee_ms = anim::PositionMs(pose_, chain(limb).lower);
+      result.end_ms = anim::EndPositionMs(chain(limb), pose_);
+      result.error_ms = glm::length(result.end_ms - result.end_target_ms);
+    }
   }
   for (ChainTarget& extra : extra_) {
     extra.result = {};
@@ -290,6 +311,7 @@ void PosingSession::Evaluate() {
   }
   anim::MirrorPose(model_->skeleton, facts_->rest, facts_->mirror_map, mirror, pose_);
   MeasureGroundContact();
+  at_limit_ = JointsAtLimit(*model_, pose_, /*past=*/!limits);
 }
 
 bool PosingSession::Mirrored(anim::Limb limb) const {

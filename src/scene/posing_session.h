@@ -19,6 +19,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/gtc/quaternion.hpp>
@@ -30,6 +31,7 @@
 #include "scene/body_solve.h"
 #include "scene/grip.h"
 #include "scene/ground_contact.h"
+#include "scene/joint_limits.h"
 #include "scene/ladder.h"
 #include "scene/rig_facts.h"
 #include "scene/world.h"
@@ -126,6 +128,9 @@ class PosingSession {
   // is turned lets go of its target (it rests on the hand or foot again), so IK does not undo
   // the turn. False for a bone out of range or a rotation that is not finite.
   bool SetBoneRotation(int bone, const glm::quat& rotation_ls);
+  // Several bones at once (a turn spread over the neck or spine), one Evaluate; false (and
+  // nothing turned) when one of them is out of range or not finite.
+  bool SetBoneRotations(const std::vector<std::pair<int, glm::quat>>& rotations_ls);
   // Every turn back to identity.
   void ResetBoneTurns();
   bool HasBoneTurns() const;
@@ -134,6 +139,12 @@ class PosingSession {
   bool body_help = true;
   // What the help did in the last Evaluate (nothing when off or not needed).
   const BodyHelpReport& body_help_report() const { return help_; }
+  // Joints stop at their natural range (anim/joint_ranges.h, scene/joint_limits.h): FK rings
+  // and grabs (scene/bone_rings.h) and every limb solve but the seed policy's; on by default.
+  // The body help spreads its turns within the ranges either way.
+  bool limits = true;
+  // The joints at their limit after the last Evaluate (past it, with limits off).
+  const std::vector<JointAtLimit>& joints_at_limit() const { return at_limit_; }
   // Mirrors the solved pose across the character's own plane, after every target is solved.
   anim::MirrorMode mirror = anim::MirrorMode::kOff;
   // Each solve's report (ChainSolveResult::report) filled: what the panel, the overlays,
@@ -250,6 +261,7 @@ class PosingSession {
   GroundReport ground_;
   std::vector<ChainTarget> extra_;
   BodyHelpReport help_;
+  std::vector<JointAtLimit> at_limit_;
   std::vector<anim::Transform> start_ls_;
   // The clip pose Evaluate last sampled and what for (clip and time, over start_ls_); copies
   // share it, so a frame solved under several knee policies (copies of one situation) samples

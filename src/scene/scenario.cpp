@@ -306,6 +306,8 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
         s.body = ParseBody(value);
       } else if (key == "body_help") {
         s.body_help = Bool(value, "body_help");
+      } else if (key == "limits") {
+        s.limits = Bool(value, "limits");
       } else if (key == "bone_turns") {
         s.bone_turns = ParseBoneTurns(value);
       } else if (key == "mirror") {
@@ -382,6 +384,7 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
     j["bone_turns"] = turns;
   }
   if (scenario.body_help) j["body_help"] = *scenario.body_help;
+  if (scenario.limits) j["limits"] = *scenario.limits;
   if (scenario.mirror != anim::MirrorMode::kOff) {
     j["mirror"] = std::string(anim::MirrorModeName(scenario.mirror));
   }
@@ -453,6 +456,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
   const bool default_ground = session.world && !session.world->props().empty();
   if (session.ground != default_ground) s.ground = session.ground;
   if (!session.body_help) s.body_help = false;
+  if (!session.limits) s.limits = false;
   return s;
 }
 

@@ -12,6 +12,7 @@
 //                           "pull_body": 0.5}},
 //    "body": {"offset": [0, -0.2, 0], "turn": [0, 0, 0, 1]}, "mirror": "left-to-right",
 //    "bone_turns": {"Head": [0, 0.38, 0, 0.92]}, "body_help": true,
+//    "limits": true,
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
 //               "snap": true, "fit_body": true, "follow_clip": false},
@@ -52,6 +53,7 @@ struct Scenario {
   std::vector<std::pair<std::string, glm::quat>> bone_turns;
   anim::MirrorMode mirror = anim::MirrorMode::kOff;  // applied after every target is solved
   std::optional<bool> body_help;                     // PosingSession::body_help; absent: on
+  std::optional<bool> limits;                        // PosingSession::limits; absent: on
   std::optional<Ladder> ladder;
   bool ladder_enabled = false;
   bool ladder_snap = false;          // put hands and feet on the nearest rungs after loading

@@ -627,6 +627,16 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
                           static_cast<double>(glm::length(help.pelvis_offset_ms)),
                           static_cast<int>(help.bones.size()));
     }
+    ImGui::Checkbox("joints stop at their range", &session->limits);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "FK rings, grabs and limb solves keep each joint within its natural range; a grabbed "
+          "head or spine bends over its neck or spine bones");
+    }
+    for (const scene::JointAtLimit& joint : session->joints_at_limit()) {
+      ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s",
+                         scene::LimitSentence(session->model(), joint).c_str());
+    }
     scene::BodyMove& body = session->body;
     ImGui::DragFloat3("offset", &body.offset_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
     glm::vec3 euler = glm::degrees(glm::eulerAngles(body.turn_ms));
