@@ -64,9 +64,6 @@ IKPOSE_AVX2_FN F Div(F a, F b) {
 IKPOSE_AVX2_FN F Sqrt(F a) {
   IKPOSE_LANES(_mm256_sqrt_ps(a.v[g]));
 }
-IKPOSE_AVX2_FN F Min(F a, F b) {
-  IKPOSE_LANES(_mm256_min_ps(a.v[g], b.v[g]));
-}
 IKPOSE_AVX2_FN F Max(F a, F b) {
   IKPOSE_LANES(_mm256_max_ps(a.v[g], b.v[g]));
 }
@@ -138,9 +135,6 @@ IKPOSE_AVX2_FN F Inv(F x) {
   return MulAdd(y, NegMulAdd(x, y, Set(1.f)), y);
 }
 
-IKPOSE_AVX2_FN V3 Add(const V3& a, const V3& b) {
-  return {Add(a.x, b.x), Add(a.y, b.y), Add(a.z, b.z)};
-}
 IKPOSE_AVX2_FN V3 Sub(const V3& a, const V3& b) {
   return {Sub(a.x, b.x), Sub(a.y, b.y), Sub(a.z, b.z)};
 }
