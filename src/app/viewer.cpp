@@ -230,9 +230,10 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
     *error = OutputNamesAnInput(option, out, inputs);
     if (!error->empty()) return false;
   }
-  // The file is read on another thread while SDL and the GL driver start: both take tens of
-  // milliseconds, and the first frame waits for the slower of the two, not their sum.
-  std::future<ParsedModel> parsed = std::async(std::launch::async, ParseModel, model_path);
+  // Read before any other thread starts: the importer runs in a forked child, and a fork while
+  // another thread holds a lock (the GL driver loading, the allocator) can leave the child stuck.
+  std::future<ParsedModel> parsed = std::async(std::launch::deferred, ParseModel, model_path);
+  parsed.wait();
 
   WindowOptions window_options;
   window_options.width = state.options.width;
