@@ -6,16 +6,6 @@ namespace {
 // The export's one sampler.
 constexpr int kMag = 9729, kMin = 9987, kRepeat = 10497;
 
-std::string Name(const char* array, std::size_t i) {
-  return std::string(array) + "[" + std::to_string(i) + "]";
-}
-
-const GltfJson& Array(const GltfJson& root, const char* key) {
-  static const GltfJson kEmpty = GltfJson::array();
-  const auto it = root.find(key);
-  return it != root.end() && it->is_array() ? *it : kEmpty;
-}
-
 // Every KHR_texture_transform under `value` (a material), by its path; bounded depth.
 void FindTextureTransforms(const GltfJson& value, const std::string& path, int depth,
                            std::vector<std::string>* found) {
@@ -34,8 +24,8 @@ void FindTextureTransforms(const GltfJson& value, const std::string& path, int d
 std::vector<std::string> ExportDrops(const GltfJson& source, const std::set<std::string>& kept) {
   std::vector<std::string> drops;
   if (!source.is_object()) return drops;
-  const GltfJson& samplers = Array(source, "samplers");
-  const GltfJson& textures = Array(source, "textures");
+  const GltfJson& samplers = GltfArray(source, "samplers");
+  const GltfJson& textures = GltfArray(source, "textures");
   for (std::size_t t = 0; t < textures.size(); ++t) {
     const auto s = textures[t].find("sampler");
     if (s == textures[t].end() || !s->is_number_unsigned() ||
@@ -54,16 +44,16 @@ std::vector<std::string> ExportDrops(const GltfJson& source, const std::set<std:
       }
     }
     if (!differs.empty()) {
-      drops.push_back(Name("textures", t) + ": sampler " + differs +
+      drops.push_back(GltfElementName("textures", t) + ": sampler " + differs +
                       " (written linear, mipmapped, repeating)");
     }
   }
-  const GltfJson& materials = Array(source, "materials");
+  const GltfJson& materials = GltfArray(source, "materials");
   for (std::size_t m = 0; m < materials.size(); ++m) {
-    FindTextureTransforms(materials[m], Name("materials", m), 0, &drops);
+    FindTextureTransforms(materials[m], GltfElementName("materials", m), 0, &drops);
   }
-  if (!Array(source, "cameras").empty()) {
-    drops.push_back("cameras: " + std::to_string(Array(source, "cameras").size()));
+  if (!GltfArray(source, "cameras").empty()) {
+    drops.push_back("cameras: " + std::to_string(GltfArray(source, "cameras").size()));
   }
   const auto extras = [&](const GltfJson& object, const std::string& path) {
     if (object.is_object() && object.contains("extras")) drops.push_back(path + ".extras");
@@ -71,16 +61,16 @@ std::vector<std::string> ExportDrops(const GltfJson& source, const std::set<std:
   extras(source, "(file)");
   if (source.contains("asset")) extras(source["asset"], "asset");
   for (const char* array : {"scenes", "nodes", "materials"}) {
-    const GltfJson& items = Array(source, array);
-    for (std::size_t i = 0; i < items.size(); ++i) extras(items[i], Name(array, i));
+    const GltfJson& items = GltfArray(source, array);
+    for (std::size_t i = 0; i < items.size(); ++i) extras(items[i], GltfElementName(array, i));
   }
-  const GltfJson& meshes = Array(source, "meshes");
+  const GltfJson& meshes = GltfArray(source, "meshes");
   for (std::size_t i = 0; i < meshes.size(); ++i) {
     const auto it = meshes[i].find("extras");
     if (it == meshes[i].end()) continue;
     // Morph target names are written again; anything else is not.
     if (!it->is_object() || it->size() != 1 || !it->contains("targetNames")) {
-      drops.push_back(Name("meshes", i) + ".extras");
+      drops.push_back(GltfElementName("meshes", i) + ".extras");
     }
   }
   // What the export kept (export_keep.h) is named by the line's field, the text before ": ".

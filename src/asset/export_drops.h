@@ -21,6 +21,18 @@
 
 namespace ikpose::asset {
 
+// "nodes[3]": how a glTF element is named in what export says it keeps or leaves out.
+inline std::string GltfElementName(const char* array, std::size_t i) {
+  return std::string(array) + "[" + std::to_string(i) + "]";
+}
+
+// The top-level array `key` of a glTF document, empty when absent or not an array.
+inline const GltfJson& GltfArray(const GltfJson& root, const char* key) {
+  static const GltfJson kEmpty = GltfJson::array();
+  const auto it = root.find(key);
+  return it != root.end() && it->is_array() ? *it : kEmpty;
+}
+
 inline constexpr std::size_t kMaxDropLines = 12;
 
 // `kept`: the fields the export carried over (KeepFromSource), not listed.

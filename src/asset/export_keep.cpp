@@ -1,5 +1,7 @@
 #include "asset/export_keep.h"
 
+#include "asset/export_drops.h"
+
 #include <cmath>
 #include <map>
 #include <utility>
@@ -19,16 +21,6 @@ constexpr std::pair<const char*, const char*> kMaps[] = {
     {"", "normalTexture"},
     {"", "occlusionTexture"},
     {"", "emissiveTexture"}};
-
-std::string Name(const char* array, std::size_t i) {
-  return std::string(array) + "[" + std::to_string(i) + "]";
-}
-
-const GltfJson& Array(const GltfJson& root, const char* key) {
-  static const GltfJson kEmpty = GltfJson::array();
-  const auto it = root.find(key);
-  return it != root.end() && it->is_array() ? *it : kEmpty;
-}
 
 // The map's textureInfo in `material`, or null.
 GltfJson* MapIn(GltfJson& material, const std::pair<const char*, const char*>& map) {
@@ -130,7 +122,7 @@ class Keeper {
  private:
   // Sampler modes and texture transforms of each mapped material, and its extras.
   void KeepMaterials() {
-    const GltfJson& materials = Array(source_, "materials");
+    const GltfJson& materials = GltfArray(source_, "materials");
     if (!out_.contains("materials")) return;
     std::map<int, GltfJson> sampler_of;  // exported texture -> the sampler asked for it
     std::set<int> sampler_clash;         // exported textures asked for two samplers
@@ -146,14 +138,14 @@ class Keeper {
       GltfJson& out = out_["materials"][static_cast<std::size_t>(material_of_[m])];
       if (in.contains("extras")) {
         out["extras"] = in["extras"];
-        kept_.insert(Name("materials", m) + ".extras");
+        kept_.insert(GltfElementName("materials", m) + ".extras");
       }
       for (const auto& map : kMaps) {
         const GltfJson* in_map = MapIn(in, map);
         GltfJson* out_map = MapIn(out, map);
         if (in_map == nullptr || out_map == nullptr) continue;
-        const std::string path =
-            Name("materials", m) + (*map.first ? "." : "") + map.first + "." + map.second;
+        const std::string path = GltfElementName("materials", m) + (*map.first ? "." : "") +
+                                 map.first + "." + map.second;
         const auto transform = in_map->find("extensions");
         if (transform != in_map->end() && transform->is_object() &&
             transform->contains("KHR_texture_transform")) {
@@ -172,11 +164,11 @@ class Keeper {
         const std::size_t texture = index->get<std::size_t>();
         const int out_texture = out_index->get<int>();
         sources_of[out_texture].insert(texture);
-        const GltfJson& textures = Array(source_, "textures");
+        const GltfJson& textures = GltfArray(source_, "textures");
         GltfJson sampler;  // null: the source names no sampler, or a bad one
         if (texture < textures.size() && textures[texture].is_object()) {
           const auto s = textures[texture].find("sampler");
-          const GltfJson& samplers = Array(source_, "samplers");
+          const GltfJson& samplers = GltfArray(source_, "samplers");
           if (s != textures[texture].end() && s->is_number_unsigned() &&
               s->get<std::size_t>() < samplers.size()) {
             sampler = ValidSampler(samplers[s->get<std::size_t>()]);
@@ -195,13 +187,14 @@ class Keeper {
       while (index < samplers.size() && samplers[index] != sampler) ++index;
       if (index == samplers.size()) samplers.push_back(sampler);
       out_["textures"][static_cast<std::size_t>(out_texture)]["sampler"] = index;
-      for (std::size_t texture : sources_of[out_texture]) kept_.insert(Name("textures", texture));
+      for (std::size_t texture : sources_of[out_texture])
+        kept_.insert(GltfElementName("textures", texture));
     }
   }
 
   // Extras and cameras of nodes whose name occurs once in both files.
   void KeepNodes() {
-    const GltfJson& nodes = Array(source_, "nodes");
+    const GltfJson& nodes = GltfArray(source_, "nodes");
     if (!out_.contains("nodes")) return;
     GltfJson& out_nodes = out_["nodes"];
     std::map<std::string, int> out_count;
@@ -224,7 +217,7 @@ class Keeper {
       return &out_nodes[out_index[name]];
     };
 
-    const GltfJson& cameras = Array(source_, "cameras");
+    const GltfJson& cameras = GltfArray(source_, "cameras");
     bool cameras_ok = !cameras.empty();
     for (const GltfJson& camera : cameras) cameras_ok = cameras_ok && ValidCamera(camera);
     bool every_camera_node = true;
@@ -243,7 +236,7 @@ class Keeper {
       }
       if (out != nullptr && nodes[n].is_object() && nodes[n].contains("extras")) {
         (*out)["extras"] = nodes[n]["extras"];
-        kept_.insert(Name("nodes", n) + ".extras");
+        kept_.insert(GltfElementName("nodes", n) + ".extras");
       }
     }
     if (cameras_ok) {
@@ -262,14 +255,14 @@ class Keeper {
       out_["asset"]["extras"] = (*asset)["extras"];
       kept_.insert("asset.extras");
     }
-    const GltfJson& scenes = Array(source_, "scenes");
+    const GltfJson& scenes = GltfArray(source_, "scenes");
     std::size_t scene = 0;
     const auto chosen = source_.find("scene");
     if (chosen != source_.end() && chosen->is_number_unsigned()) scene = chosen->get<std::size_t>();
     if (scene < scenes.size() && scenes[scene].is_object() && scenes[scene].contains("extras") &&
         out_.contains("scenes") && !out_["scenes"].empty()) {
       out_["scenes"][0]["extras"] = scenes[scene]["extras"];
-      kept_.insert(Name("scenes", scene) + ".extras");
+      kept_.insert(GltfElementName("scenes", scene) + ".extras");
     }
     if (uses_transform_) {
       GltfJson& used = out_["extensionsUsed"];
