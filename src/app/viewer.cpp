@@ -468,6 +468,7 @@ int RunViewer(const ViewerOptions& options) {
     RunWindow(*state);
     RemoveAutosave(*state);  // a clean exit: nothing to offer back next time
   }
+  if (exit_code == 0 && !options.report_path.empty()) FinishStability(*state);
   if (exit_code == 0 && !options.report_path.empty() && !WriteViewerReport(*state, &error)) {
     PrintError(std::cerr, error);
     exit_code = 1;

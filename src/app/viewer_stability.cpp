@@ -101,6 +101,17 @@ void StepStability(ViewerState& state, anim::DebugDraw& draw) {
   scene::DrawStability(grid, draw);
 }
 
+void FinishStability(ViewerState& state) {
+  ViewerStability& s = state.stability;
+  if (!state.panel.stability.shown || !s.job.running()) return;
+  std::string error;
+  if (s.job.Step(scene::kMaxStabilityCells * scene::kMaxStabilityCells, &error) && error.empty()) {
+    s.grid = s.job.grid();
+    s.grid_for = s.job_for;
+  }
+  s.job = scene::StabilityJob();
+}
+
 asset::Json StabilityReport(const ViewerState& state) {
   const ViewerStability& s = state.stability;
   if (!state.panel.stability.shown || !s.grid) return nullptr;

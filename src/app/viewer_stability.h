@@ -54,6 +54,9 @@ bool CheckViewerStability(ViewerState& state, std::string* error, int* exit_code
 bool ShowViewerStability(ViewerState& state, std::string* error);
 // Once a frame, after Evaluate: measures on, and records the slice into `draw` when shown.
 void StepStability(ViewerState& state, anim::DebugDraw& draw);
+// At quit, before `--report` is written: a grid still being measured is measured whole (a slow
+// machine may quit mid-measure), so the report says what the slice was about to show.
+void FinishStability(ViewerState& state);
 // For `--report`: what `pose --stability --json` prints for the camera's view; null when no
 // grid is shown.
 asset::Json StabilityReport(const ViewerState& state);
