@@ -139,5 +139,37 @@ TEST(LadderScene, TheLadderClipClimbsOnRungs) {
   fs::remove_all(dir);
 }
 
+// The bundled climb, sampled every quarter second as a user scrubs it: the pelvis within 0.35 m
+// of the rungs (a climber close to the ladder, not hanging back), no leg that holds a rung more
+// than 1 cm short of it, every held hand on its rung, and no bone inside a rung or rail.
+TEST(LadderScene, TheClimberKeepsItsHipsCloseAndItsLimbsOnTheRungs) {
+  const fs::path scene = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder_climb.json";
+  const double rung_z = 0.35;
+  for (int i = 0; i <= 8; ++i) {
+    const double t = 0.25 * i;
+    SCOPED_TRACE("t = " + std::to_string(t));
+    const ProgramResult r =
+        RunIkpose({"pose", "--scene", scene.string(), "--time", std::to_string(t), "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err.find("inside"), std::string::npos) << r.err;
+    const json j = json::parse(r.out);
+    bool found = false;
+    for (const json& bone : j["bones"]) {
+      if (bone["name"] != "pelvis") continue;
+      found = true;
+      const double behind = rung_z - Component(bone["position_ms"], 2);
+      EXPECT_LT(behind, 0.35) << "close to the ladder";
+      EXPECT_GT(behind, 0.15) << "not in it";
+    }
+    EXPECT_TRUE(found);
+    for (const auto& [limb, c] : j["chains"].items()) {
+      SCOPED_TRACE(limb);
+      if (c.contains("grip_weight")) continue;  // moving between rungs
+      const bool leg = limb.find("leg") != std::string::npos;
+      EXPECT_LT(c["error"].get<double>(), leg ? 0.01 : 0.003) << "on its rung";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ikpose::test

@@ -164,12 +164,14 @@ TEST(TraceCli, LadderClimbHasNoPopAndItsMargins) {
   EXPECT_TRUE(j["pops"].empty()) << j.dump(1);
   EXPECT_EQ(j["policies"]["seed"]["pops"], 0);
   EXPECT_EQ(j["policies"]["natural"]["pops"], 0);
-  // The hands reach their rungs to 2 mm; the feet stretch 4 cm past reach at the top of a step.
+  // Every frame at 60 frames a second: the hands reach their rungs to 3 mm, and no foot that
+  // holds a rung is more than 1 cm short of it (the climber's hips are close enough to the
+  // ladder and high enough for the lower leg).
   for (const char* arm : {"left_arm", "right_arm"}) {
-    EXPECT_NEAR(j["limbs"][arm]["min_margin"].get<double>(), -0.0021, 0.0005) << arm;
+    EXPECT_GT(j["limbs"][arm]["min_margin"].get<double>(), -0.003) << arm;
   }
   for (const char* leg : {"left_leg", "right_leg"}) {
-    EXPECT_NEAR(j["limbs"][leg]["min_margin"].get<double>(), -0.0416, 0.001) << leg;
+    EXPECT_GT(j["limbs"][leg]["min_margin"].get<double>(), -0.01) << leg;
   }
 }
 

@@ -214,10 +214,11 @@ double TwistAngle(const dquat& q, const dvec3& axis) {
 Clip LadderClimb(const Rig& rig) {
   constexpr double kRungZ = 0.35;  // the ladder's rungs, in front of the character
   constexpr double kRate = 0.30;   // the rungs slide down this fast (m/s) while climbing
-  constexpr double kCycle = 2.0;   // each hand and foot moves once per cycle, two rungs up
-  constexpr double kMove = 0.9;    // time a hand or foot spends moving to its next rung
+  constexpr double kCycle = 2.0;   // the clip: two strides
+  constexpr double kStride = 1.0;  // each hand and foot moves once a stride, one rung up
+  constexpr double kMove = 0.45;   // time a hand or foot spends moving to its next rung
   constexpr double kRungRadius = 0.015;
-  const double hold_drop = kRate * (kCycle - kMove);  // 0.33 m
+  const double hold_drop = kRate * (kStride - kMove);  // 0.165 m
 
   // Height of the rung a limb reaches for, relative to the body, and how far it is off the
   // ladder (metres, backwards) and how tight the grip is, at time t for a limb starting its
@@ -226,7 +227,7 @@ Clip LadderClimb(const Rig& rig) {
     double y, clearance, grip;
   };
   auto limb = [=](double t, double start, double top, double clear) {
-    double tau = std::fmod(t - start + 2.0 * kCycle, kCycle);
+    double tau = std::fmod(t - start + 2.0 * kStride, kStride);
     const double low = top - hold_drop;
     if (tau < kMove) {
       const double u = tau / kMove;
@@ -241,23 +242,30 @@ Clip LadderClimb(const Rig& rig) {
             neck = rig.Index("neck_01"), head = rig.Index("head");
   return Sample("ladder_climb", kCycle, [=, &rig](double t) {
     Poser p(rig);
-    // Hips back from the ladder, the body leaning in towards it.
-    p.Translate(pelvis, dvec3(0.0, 0.0, -0.10));
-    p.TurnModel(pelvis, kX, Radians(8.0));
-    p.TurnLocal(spine2, kX, Radians(4.0));
-    p.TurnLocal(neck, kX, -Radians(6.0));
-    p.TurnLocal(head, kX, -Radians(10.0));
-    p.TurnModel(pelvis, kY, Radians(3.0) * std::sin(kPi * t));
+    // Hips close to the rungs (about 0.3 m) and raised so that the lower foot's leg is nearly
+    // straight; the chest leans back so that the arms hang long from the rungs rather than
+    // folding; the head tips forward to look at the ladder.
+    p.Translate(pelvis, dvec3(0.0, 0.065, 0.02));
+    p.TurnModel(pelvis, kX, -Radians(6.0));
+    p.TurnLocal(spine2, kX, Radians(2.0));
+    p.TurnLocal(neck, kX, Radians(4.0));
+    p.TurnLocal(head, kX, Radians(6.0));
+    p.TurnModel(pelvis, kY, Radians(3.0) * std::sin(2.0 * kPi * t / kStride));
 
     for (const Side& side : rig.sides) {
       // Left hand moves with the right foot, then the right hand with the left foot.
-      const double hand_start = side.sign > 0 ? 0.0 : 1.0;
-      const double foot_start = side.sign > 0 ? 1.0 : 0.0;
-      const LimbState hand = limb(t, hand_start, 1.85, 0.10);
-      const LimbState foot = limb(t, foot_start, 0.35, 0.12);
+      const double hand_start = side.sign > 0 ? 0.0 : 0.5 * kStride;
+      const double foot_start = side.sign > 0 ? 0.5 * kStride : 0.0;
+      // The two sides start half a stride apart, so their rungs are half a rung apart at the
+      // same phase: each side's tops sit a quarter rung above or below the middle (a hand
+      // five rungs above the foot that moves with it).
+      const double offset = 0.25 * kRate * kStride * side.sign;
+      const double hand_top = 1.85 - offset;
+      const LimbState hand = limb(t, hand_start, hand_top, 0.10);
+      const LimbState foot = limb(t, foot_start, 0.35 + offset, 0.12);
 
       // Arm: the shoulder rises as the hand reaches up.
-      p.TurnLocal(side.clavicle, kX, Radians(10.0) * SmoothStep01((hand.y - 1.52) / hold_drop));
+      p.TurnLocal(side.clavicle, kX, Radians(10.0) * SmoothStep01((hand.y - (hand_top - hold_drop)) / hold_drop));
       std::vector<Rigid> model = p.Model();
       const dvec3 shoulder = model[side.upperarm].translation;
       const double l1 = glm::length(rig.Position(side.lowerarm) - rig.Position(side.upperarm));
@@ -294,7 +302,7 @@ Clip LadderClimb(const Rig& rig) {
       const double t1 = glm::length(rig.Position(side.calf) - rig.Position(side.thigh));
       const double t2 = glm::length(rig.Position(side.foot) - rig.Position(side.calf));
       const dvec3 knee =
-          SolveTwoBoneMiddle(hip, ankle, t1, t2, glm::normalize(dvec3(side.sign * 0.5, 0.3, 1.0)));
+          SolveTwoBoneMiddle(hip, ankle, t1, t2, glm::normalize(dvec3(side.sign * 1.0, 0.2, 1.0)));
       const dvec3 leg_bend = glm::normalize(glm::cross(knee - hip, ankle - knee));
       p.SetModelRotation(side.thigh, FrameAlongSide(knee - hip, leg_bend));
       p.SetModelRotation(side.calf, FrameAlongSide(ankle - knee, leg_bend));
