@@ -60,6 +60,8 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
     result.swivel =
         ChooseSwivel(chain.natural, parent_rotation, hip_ms, PositionMs(pose, chain.lower),
                      target_ms, limb, options.swivel_range_deg, &end_now_ms);
+    KeepKneeBehind(options.knee_clearance, hip_ms, target_ms, chain.upper_length,
+                   chain.lower_length, &result.swivel);
     if (result.swivel.valid) {
       job.options.use_pole = true;
       job.options.pole_ms = NaturalPoleMs(result.swivel, hip_ms, target_ms, limb);

@@ -37,6 +37,8 @@ struct ChainSolveOptions {
   // on and takes only the limb's turn about the vertical, so a lifted foot lands flat (the
   // posing session's default for legs). False: the seed's follow.
   bool level_end = false;
+  // Natural: a plane the knee turns out to stay behind (a ladder's rungs), within the range.
+  KneeClearance knee_clearance;
 
   bool operator==(const ChainSolveOptions&) const = default;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <glm/gtc/constants.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "ik/rotation.h"
@@ -145,6 +146,60 @@ SwivelChoice ChooseSwivel(const NaturalBend& bend, const glm::mat3& parent_rotat
       glm::normalize(glm::angleAxis(glm::radians(choice.swivel_deg), axis) * natural);
   choice.valid = true;
   return choice;
+}
+
+glm::vec3 KneeOnCircle(const glm::vec3& hip_ms, const glm::vec3& target_ms, float upper,
+                       float lower, const glm::vec3& knee_dir_ms) {
+  const glm::vec3 to_target = target_ms - hip_ms;
+  const float length = glm::length(to_target);
+  if (!(length > 1e-9f)) return hip_ms + upper * knee_dir_ms;
+  const float d = std::clamp(length, std::abs(upper - lower), upper + lower);
+  const float along = (upper * upper - lower * lower + d * d) / (2.f * d);
+  const float off = std::sqrt(std::max(0.f, upper * upper - along * along));
+  return hip_ms + along * (to_target / length) + off * knee_dir_ms;
+}
+
+void KeepKneeBehind(const KneeClearance& plane, const glm::vec3& hip_ms, const glm::vec3& target_ms,
+                    float upper, float lower, SwivelChoice* choice) {
+  if (!plane.valid || !choice->valid) return;
+  const glm::vec3 to_target = target_ms - hip_ms;
+  const float length = glm::length(to_target);
+  if (!(length > 1e-6f)) return;
+  const glm::vec3 axis = to_target / length;
+  const glm::vec3 n = choice->natural_ms;
+  const glm::vec3 b = glm::cross(axis, n);  // swivel +90 deg
+  // Height over the plane at swivel t: base + r (cos t * a + sin t * c).
+  const glm::vec3 center = KneeOnCircle(hip_ms, target_ms, upper, lower, glm::vec3(0.f));
+  const float r = glm::length(KneeOnCircle(hip_ms, target_ms, upper, lower, n) - center);
+  const float base = glm::dot(center - plane.point_ms, plane.normal_ms);
+  const float a = r * glm::dot(n, plane.normal_ms), c = r * glm::dot(b, plane.normal_ms);
+  const float now = glm::radians(choice->swivel_deg);
+  const auto height = [&](float t) { return base + a * std::cos(t) + c * std::sin(t); };
+  if (height(now) >= plane.clearance) return;
+  const float amplitude = std::sqrt(a * a + c * c);
+  if (!(amplitude > 1e-6f)) return;
+  // Clear where cos(t - peak) >= need: the arc within `half` of the peak. Its two edges, as
+  // swivels reached from the current one (or the range's ends when no swivel clears); take the
+  // one that turns the knee out (toward its side), then hold the range.
+  const float range = glm::radians(choice->range_deg);
+  const float peak = std::atan2(c, a);
+  const float need = (plane.clearance - base) / amplitude;
+  float edge[2] = {-range, range};
+  if (need <= 1.f) {
+    const float half = std::acos(std::max(-1.f, need));
+    const auto wrap = [](float t) { return std::remainder(t, 2.f * glm::pi<float>()); };
+    edge[0] = now + wrap(peak - half - now);
+    edge[1] = now + wrap(peak + half - now);
+  }
+  const auto outwardness = [&](float t) {
+    return glm::dot(std::cos(t) * n + std::sin(t) * b, plane.outward_ms);
+  };
+  const float wanted = outwardness(edge[0]) >= outwardness(edge[1]) ? edge[0] : edge[1];
+  const float chosen = std::clamp(wanted, -range, range);
+  if (!(height(chosen) > height(now))) return;
+  choice->cleared_deg = glm::degrees(chosen - now);
+  choice->swivel_deg = glm::degrees(chosen);
+  choice->knee_dir_ms = glm::normalize(glm::angleAxis(chosen, axis) * n);
 }
 
 glm::vec3 NaturalPoleMs(const SwivelChoice& choice, const glm::vec3& hip_ms,

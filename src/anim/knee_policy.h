@@ -70,8 +70,32 @@ struct SwivelChoice {
   float reference_deg = 0.f;   // the current knee's swivel (what the seed would keep)
   float swivel_deg = 0.f;      // the chosen swivel
   float range_deg = 0.f;
-  bool clamped = false;  // the current knee's swivel was outside the range
+  bool clamped = false;     // the current knee's swivel was outside the range
+  float cleared_deg = 0.f;  // how far KeepKneeBehind turned it (0: the knee was clear)
 };
+
+// A plane the knee stays behind (a ladder's rungs): through `point_ms`, `normal_ms` (unit)
+// toward the climber; the knee joint this far behind it (its kneecap and the rung's radius).
+struct KneeClearance {
+  bool valid = false;
+  glm::vec3 point_ms{0.f};
+  glm::vec3 normal_ms{0.f, 0.f, -1.f};
+  float clearance = 0.f;
+  glm::vec3 outward_ms{1.f, 0.f, 0.f};  // the limb's side, away from the body's middle
+  bool operator==(const KneeClearance&) const = default;
+};
+
+// Turns the chosen knee out (toward `outward_ms`) about the hip-target axis, as little as keeps
+// the knee of a limb of bones `upper`, `lower` clear behind the plane and never past the range
+// either side of the natural direction; leaves a knee that is already clear as it is. Why: a
+// climber's knee turns out rather than going through the rungs, and the hips can then stay
+// close to the ladder. Closed form: the knee's height over the plane is a sinusoid of the
+// swivel, so the nearest clear swivel is one arccos away from its peak.
+void KeepKneeBehind(const KneeClearance& plane, const glm::vec3& hip_ms, const glm::vec3& target_ms,
+                    float upper, float lower, SwivelChoice* choice);
+// The knee on the circle for a chosen direction (hip, target in model space; bone lengths).
+glm::vec3 KneeOnCircle(const glm::vec3& hip_ms, const glm::vec3& target_ms, float upper,
+                       float lower, const glm::vec3& knee_dir_ms);
 
 // The natural policy's knee direction for the current hip, knee and target (model space) and
 // the hip's parent's current rotation. `range_deg` <= 0 takes the bend's default.

@@ -49,6 +49,10 @@ void PrintText(const asset::Json& j, std::ostream& out) {
           << " from the natural bend " << Vec(c["natural_ms"]) << " (the current knee's "
           << c["swivel_reference_deg"].dump() << " deg"
           << (c["swivel_clamped"].get<bool>() ? ", held in range)" : ")");
+      if (c.contains("knee_turned_out_deg")) {
+        out << ", turned " << c["knee_turned_out_deg"].dump()
+            << " deg to keep the knee behind the rungs";
+      }
     }
     out << "\n";
     out << "  hip turned " << c["hip_delta_ls"]["angle_deg"].dump() << " deg about "

@@ -220,6 +220,8 @@ Json PoseReport(const anim::Model& model, const anim::Pose& before, const anim::
       c["swivel_range_deg"] = Clean(r.swivel.range_deg);
       c["swivel_reference_deg"] = Clean(r.swivel.reference_deg);
       c["swivel_clamped"] = r.swivel.clamped;
+      // Turned out to keep the knee behind a ladder's rungs (anim::KeepKneeBehind).
+      if (r.swivel.cleared_deg != 0.f) c["knee_turned_out_deg"] = Clean(r.swivel.cleared_deg);
       c["natural_ms"] = ToJson(r.swivel.natural_ms);
     }
     c["used_pole"] = p.used_pole;

@@ -24,7 +24,7 @@ const BodyHelpTable kBodyHelp = {
     .plane_weight = 8.f,
     .lateral_weight = 4.f,
     .shift_weight = 0.3f,
-    .bend_weight = 0.4f,
+    .bend_weight = 0.8f,
 };
 
 namespace {
@@ -306,9 +306,21 @@ class BodySolver {
     glm::vec3 dir(0.f);
     const int parent = model_.skeleton.parents[static_cast<std::size_t>(leg.upper)];
     if (leg.natural.valid) {
-      const anim::SwivelChoice choice =
+      anim::SwivelChoice choice =
           anim::ChooseSwivel(leg.natural, glm::mat3_cast(anim::RotationMs(pose_, parent)), hip,
                              knee, end_ms, l1 + l2, 0.f);
+      if (plane_.valid) {
+        anim::KneeClearance clear;
+        clear.valid = true;
+        clear.point_ms = plane_.point_ms;
+        clear.normal_ms = plane_.normal_ms;
+        clear.clearance = kBodyHelp.knee_clearance * (l1 + l2);
+        const glm::vec3 across = Root(Limb::kLeftLeg) - Root(Limb::kRightLeg);
+        if (glm::length(across) > 1e-6f) {
+          clear.outward_ms = glm::normalize(limb == Limb::kLeftLeg ? across : -across);
+          anim::KeepKneeBehind(clear, hip, end_ms, l1, l2, &choice);
+        }
+      }
       if (choice.valid) dir = choice.knee_dir_ms;
     }
     if (dir == glm::vec3(0.f)) {

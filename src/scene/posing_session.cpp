@@ -336,6 +336,25 @@ anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTar
   return SolveToGoal(limb, t, RungGoal(limb, t.target_ms), 1.0f);
 }
 
+anim::KneeClearance PosingSession::KneeClearanceFor(anim::Limb limb) const {
+  anim::KneeClearance plane;
+  if (!ladder_enabled || !ladder_now_.Valid()) return plane;
+  const anim::LimbChain& left = chain(anim::Limb::kLeftLeg);
+  const anim::LimbChain& right = chain(anim::Limb::kRightLeg);
+  if (!left.valid() || !right.valid()) return plane;
+  const glm::vec3 across =
+      anim::PositionMs(pose_, left.upper) - anim::PositionMs(pose_, right.upper);
+  if (!(glm::length(across) > 1e-6f)) return plane;
+  plane.valid = true;
+  plane.point_ms = ladder_now_.base_ms;
+  plane.normal_ms =
+      glm::vec3(0.0f, 0.0f, BodyPositionMs().z < ladder_now_.base_ms.z ? -1.0f : 1.0f);
+  plane.clearance =
+      kBodyHelp.knee_clearance * (chain(limb).upper_length + chain(limb).lower_length);
+  plane.outward_ms = glm::normalize(limb == anim::Limb::kLeftLeg ? across : -across);
+  return plane;
+}
+
 anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTarget& t,
                                                   const EndGoal& goal, float weight) {
   const int i = static_cast<int>(limb);
@@ -345,6 +364,7 @@ anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTar
   on_rung.options.end_rotation = ik::EndRotation::kTarget;
   on_rung.options.target_rotation_ms = goal.rotation_ms;
   on_rung.options.solver.weight *= weight;
+  if (leg) on_rung.options.knee_clearance = KneeClearanceFor(limb);
   anim::ChainSolveResult result =
       SolveTarget(*model_, chain(limb), on_rung, facts_->rest, reports, pose_);
   if (result.ok && !leg && weight >= 1.0f) {

@@ -224,6 +224,8 @@ class PosingSession {
  private:
   // Whether the limb's hand or foot was measured (else it cannot grip or stand).
   bool HasRungShape(anim::Limb limb) const;
+  // For a leg on the ladder: the rungs' plane its knee turns out to stay behind.
+  anim::KneeClearance KneeClearanceFor(anim::Limb limb) const;
   // Where the wrist or ankle goes, and how it turns, to grip or stand on `target_ms`.
   EndGoal RungGoal(anim::Limb limb, const glm::vec3& target_ms) const;
   // A limb on a rung, gripping or standing (see LimbTarget::grip).

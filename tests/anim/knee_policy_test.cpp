@@ -117,6 +117,54 @@ TEST(RestNaturalBend, BendIsKeptInTheParentFrameAndTurnsWithTheBody) {
   ExpectNear(choice.natural_ms, {1.f, 0.f, 0.f}, 1e-4f);
 }
 
+// A left foot stepped up onto a rung in front: the knee, bent forward, would go through the
+// rungs' plane; turned out (toward +x, the left side) it stops exactly at the clearance.
+struct StepUp {
+  glm::vec3 target_ms = kHip_ms + glm::vec3(0.f, -0.5f, 0.15f);
+  SwivelChoice choice =
+      ChooseSwivel(StraightLeg(), kIdentity, kHip_ms,
+                   KneeAt(kHip_ms, kHip_ms + glm::vec3(0.f, -0.5f, 0.15f), kForward, 0.f),
+                   kHip_ms + glm::vec3(0.f, -0.5f, 0.15f), kLeg, 0.f);
+  KneeClearance Rungs(float z) const {
+    KneeClearance plane;
+    plane.valid = true;
+    plane.point_ms = {0.f, 0.f, z};
+    plane.normal_ms = {0.f, 0.f, -1.f};
+    plane.clearance = 0.05f;
+    plane.outward_ms = {1.f, 0.f, 0.f};
+    return plane;
+  }
+  glm::vec3 Knee() const {
+    return KneeOnCircle(kHip_ms, target_ms, 0.5f, 0.5f, choice.knee_dir_ms);
+  }
+};
+
+TEST(KeepKneeBehind, AKneeThroughTheRungsTurnsOutJustEnough) {
+  StepUp leg;
+  ASSERT_TRUE(leg.choice.valid);
+  EXPECT_GT(leg.Knee().z, 0.45f) << "bent forward, the knee is through the plane";
+  KeepKneeBehind(leg.Rungs(0.45f), kHip_ms, leg.target_ms, 0.5f, 0.5f, &leg.choice);
+  EXPECT_NEAR(leg.Knee().z, 0.40f, 1e-4f) << "exactly the clearance behind the plane";
+  EXPECT_GT(leg.Knee().x, kHip_ms.x + 0.1f) << "turned out, not across the other leg";
+  EXPECT_LT(std::abs(leg.choice.swivel_deg), 45.f);
+  EXPECT_NEAR(leg.choice.cleared_deg, leg.choice.swivel_deg, 1e-3f);
+  EXPECT_NEAR(glm::distance(leg.Knee(), kHip_ms), 0.5f, 1e-4f) << "no bone changes length";
+}
+
+TEST(KeepKneeBehind, AClearKneeStaysAndAnImpossibleOneHoldsAtTheRange) {
+  StepUp clear;
+  const glm::vec3 before = clear.Knee();
+  KeepKneeBehind(clear.Rungs(0.7f), kHip_ms, clear.target_ms, 0.5f, 0.5f, &clear.choice);
+  ExpectNear(clear.Knee(), before, 1e-6f);
+  EXPECT_EQ(clear.choice.cleared_deg, 0.f);
+
+  StepUp tight;
+  KeepKneeBehind(tight.Rungs(0.2f), kHip_ms, tight.target_ms, 0.5f, 0.5f, &tight.choice);
+  EXPECT_NEAR(std::abs(tight.choice.swivel_deg), 45.f, 1e-3f) << "held at the range";
+  EXPECT_GT(tight.Knee().x, kHip_ms.x) << "on the outward side";
+  EXPECT_LT(tight.Knee().z, before.z) << "as far back as the range allows";
+}
+
 TEST(ChooseSwivel, FootLiftedForwardToHipHeightTurnsTheNaturalKneeUp) {
   // The swing that takes hip-to-foot from down to forward takes the knee from forward to up.
   const glm::vec3 target_ms = kHip_ms + glm::vec3(0.f, 0.f, 0.9f);

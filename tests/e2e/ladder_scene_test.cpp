@@ -58,16 +58,17 @@ TEST(LadderScene, HandsGripFeetStandKneesTowardTheLadder) {
     EXPECT_LT(Component(c["end_target"], 2), rung_z);
     if (leg) {
       EXPECT_GT(Component(c["end_target"], 1), Component(c["target"], 1));
-      EXPECT_GT(InFrontOfLine(c["a"], c["b"], c["c"]), 0.02) << "knee toward the ladder";
+      // (1.5 cm: the lower leg stands nearly straight.)
+      EXPECT_GT(InFrontOfLine(c["a"], c["b"], c["c"]), 0.015) << "knee toward the ladder";
     } else {
       EXPECT_LT(Component(c["end_target"], 1), Component(c["target"], 1));
     }
   }
   // The pelvis: fitted close to the ladder, above the feet.
   const json hip = chains["left_leg"]["a"];
-  // Four contacts place it (scene/body_solve.h): arms long and knees behind the rungs keep it
-  // a little further back than the fit alone (0.44 m here, where the fit puts it at 0.30).
-  EXPECT_LT(rung_z - Component(hip, 2), 0.45) << "close to the ladder";
+  // Four contacts place it (scene/body_solve.h), the high knee turned out to clear the rungs
+  // (0.35 m here; 0.44 m when the knee could only go forward).
+  EXPECT_LT(rung_z - Component(hip, 2), 0.37) << "close to the ladder";
   EXPECT_GT(rung_z - Component(hip, 2), 0.15) << "not in it";
 }
 
