@@ -141,10 +141,10 @@ TEST_F(HostileModelCli, ImporterOutOfMemoryIsOneLine) {
   if (BuiltWithAddressSanitizer()) GTEST_SKIP() << "no address-space limit under ASan";
   const std::string model = (fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb").string();
   // A lower allowance stands in for a file that needs more than 2 GB; the line names the limit
-  // a user meets.
+  // the importer ran under.
   const ProgramResult r = RunIkpose({"inspect", model}, "", {"IKPOSE_IMPORTER_TEST=memory-mb=4"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(r.err, "ikpose: error: the importer ran out of its 2 GB reading " + model + "\n");
+  EXPECT_EQ(r.err, "ikpose: error: the importer ran out of its 4 MB reading " + model + "\n");
 }
 
 }  // namespace
