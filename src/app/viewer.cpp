@@ -318,8 +318,8 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     } else if ((SDL_GetModState() & KMOD_SHIFT) != 0) {  // Shift: a prop before the character
       state.panel.status =
           AddProp(state, path, &error) ? "added prop " + path : "could not add " + error;
-    } else if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
-      state.panel.status = "could not open " + path + ": " + error;  // the current model stays
+    } else {
+      OpenModelFile(state, path, {}, &state.panel.status);  // the current model stays
     }
   } else {
     HandleInput(state, event);
