@@ -10,6 +10,7 @@
 #include <random>
 
 #include "asset/gltf_document.h"
+#include "asset/import_sandbox.h"
 #include "run_program.h"
 
 namespace ikpose::test {
@@ -134,6 +135,21 @@ TEST_F(HostileModelCli, ImporterKilledAtRandomPointsIsOneLine) {
               0u)
         << point << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+// The importer reads the model's folder and writes nowhere: the hook that has it try to create
+// a file (in /tmp, and beside the model) leaves no file, and the model still loads.
+TEST_F(HostileModelCli, ImporterCreatesNoFile) {
+  if (asset::LandlockAbi() == 0) GTEST_SKIP() << "the kernel has no Landlock: rlimits only";
+  const std::string dir = MakeTempDir();
+  const std::string model = dir + "/character.glb";
+  fs::copy_file(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb", model);
+  for (const std::string& target : {dir + "/made-by-the-importer", MakeTempDir() + "/made"}) {
+    const ProgramResult r =
+        RunIkpose({"inspect", model, "--json"}, "", {"IKPOSE_IMPORTER_TEST=create-file=" + target});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(fs::exists(target)) << target;
   }
 }
 
