@@ -45,7 +45,7 @@ struct LoadOptions {
 // Throws LoadError("<path>: <reason>") when the file cannot be used.
 anim::Model LoadModel(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// LoadModel with explicit limits on the importer's child (tests lower them).
+// LoadModel with explicit limits on the importer program (tests lower them).
 anim::Model LoadModelIsolated(const std::filesystem::path& path, const LoadOptions& options,
                               const ImportLimits& limits);
 
