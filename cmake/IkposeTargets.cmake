@@ -76,6 +76,9 @@ function(ikpose_test name)
     IKPOSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     IKPOSE_BINARY_DIR="${PROJECT_BINARY_DIR}")
   ikpose_warnings(${name})
+  if(TARGET ikpose_import)
+    add_dependencies(${name} ikpose_import)  # loading a model runs it
+  endif()
   if(NOT ARG_LABELS)
     set(ARG_LABELS unit)
   endif()

@@ -230,8 +230,9 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
     *error = OutputNamesAnInput(option, out, inputs);
     if (!error->empty()) return false;
   }
-  // Read before any other thread starts: the importer runs in a forked child, and a fork while
-  // another thread holds a lock (the GL driver loading, the allocator) can leave the child stuck.
+  // Read before the window opens. The importer is a program of its own (fork, then exec at
+  // once: import_child.h), so the GL driver's threads cannot leave it stuck on their locks; a
+  // model opened later (dropped, named by a scene) goes through the same program.
   std::future<ParsedModel> parsed = std::async(std::launch::deferred, ParseModel, model_path);
   parsed.wait();
 
@@ -318,8 +319,8 @@ void HandleEvent(ViewerState& state, const SDL_Event& event) {
     } else if ((SDL_GetModState() & KMOD_SHIFT) != 0) {  // Shift: a prop before the character
       state.panel.status =
           AddProp(state, path, &error) ? "added prop " + path : "could not add " + error;
-    } else if (!OpenModel(state, path, ParseModel(path), {}, &error)) {
-      state.panel.status = "could not open " + path + ": " + error;  // the current model stays
+    } else {
+      OpenModelFile(state, path, {}, &state.panel.status);  // the current model stays
     }
   } else {
     HandleInput(state, event);

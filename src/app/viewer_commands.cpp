@@ -85,10 +85,7 @@ bool LoadSceneFrom(ViewerState& state, const std::string& path) {
   const std::string model = request.scenario->ModelPath();
   std::error_code ec;
   if (!model.empty() && !std::filesystem::equivalent(model, state.loaded.path, ec)) {
-    if (!OpenModel(state, model, ParseModel(model), request, &error)) {
-      state.panel.status = "could not open " + model + ": " + error;
-      return false;
-    }
+    if (!OpenModelFile(state, model, request, &state.panel.status)) return false;
   } else {
     std::unique_ptr<scene::PosingSession> session =
         scene::BuildSession(*state.loaded.model, request, &error);

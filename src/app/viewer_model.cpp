@@ -55,6 +55,14 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
   return true;
 }
 
+bool OpenModelFile(ViewerState& state, const std::string& path, const scene::PosingRequest& request,
+                   std::string* status) {
+  std::string error;
+  if (OpenModel(state, path, ParseModel(path), request, &error)) return true;
+  *status = "could not open " + path + ": " + error;
+  return false;
+}
+
 float FacingYawDeg(const ViewerState& state) {
   const glm::vec3 forward = state.loaded.model->chains.forward_ms;
   return glm::degrees(std::atan2(forward.x, forward.z));

@@ -161,6 +161,12 @@ ParsedModel ParseModel(const std::string& path);
 // GPU buffers, framing, a new undo history. False (the current model stays) with *error.
 bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
                const scene::PosingRequest& request, std::string* error);
+// Reads and opens the model file at `path` while the viewer runs (a dropped file, a scene or
+// trace naming another model). When it cannot be (a broken file, an importer that crashed or
+// ran out of memory) the current model stays and *status gets one line: "could not open
+// <path>: <why>".
+bool OpenModelFile(ViewerState& state, const std::string& path, const scene::PosingRequest& request,
+                   std::string* status);
 // The camera in front of the character, framing it.
 void FaceCharacter(ViewerState& state);
 // The camera yaw that looks at the character's face.

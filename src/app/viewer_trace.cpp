@@ -168,8 +168,7 @@ void LoadTrace(ViewerState& state) {
   const std::string model = ChooseModel(options.model_path, plan.scene_model).string();
   std::error_code ec;
   if (!fs::equivalent(model, state.loaded.path, ec) &&
-      !OpenModel(state, model, ParseModel(model), plan.request, &error)) {
-    v.panel.status = "could not open " + model + ": " + error;
+      !OpenModelFile(state, model, plan.request, &v.panel.status)) {
     return;
   }
   if (!StartTrace(state, options.trace_path, std::move(header), std::move(frames), plan.request, 0,

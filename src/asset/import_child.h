@@ -1,42 +1,51 @@
-// Running the importer in a child process with limits, and telling how the child ended.
+// Running the importer as a separate program with limits, and telling how it ended.
 //
-// What: `RunInChild` forks; the child closes every descriptor but its end of a pipe (standard
-// output and error go to /dev/null), takes the limits below (address space, stack, CPU time,
-// open files; no file may grow: RLIMIT_FSIZE 0; no core file), runs `work` and writes its
-// answer (model_wire.h) to the pipe. The parent reads the answer with a wall-clock deadline,
-// at most kMaxWireBytes, and reaps the child. `DescribeEnd` turns how the child ended into the
-// one line the user sees ("the importer crashed (signal 11, Segmentation fault)").
-// Why a fork and no exec: the model loader is a library linked into ikpose, its tests, its
-// benchmarks and the fuzzers; a bare fork needs no program to find and re-run, costs a copy of
-// page tables instead of a program start (inspect's budget is 20%), and the child gets the
-// parent's already-checked file (gltf_check.h ran before the fork) for free. The price: only
-// the forking thread exists in the child, so the child runs nothing but the importer, which
-// takes no lock another thread of ikpose may hold (glibc makes malloc safe after fork); a child
-// stuck anyway ends at the deadline with an error line, not a hang.
-// Test hooks (read in the child only, from the environment): IKPOSE_IMPORTER_TEST holds
-// comma-separated "kill-after=N" (the child SIGKILLs itself after writing N bytes of its
-// answer), "hang" (it sleeps instead of working) and "memory-mb=M" (a lower address-space
-// allowance; never a higher one).
-// Limits: POSIX (Linux). With a sanitizer the address-space limit is left off (the sanitizer
-// reserves terabytes of shadow memory up front).
+// What: `RunImporter` starts the `ikpose_import` program (src/asset/importer_main.cpp): fork,
+// then at once exec. The program gets the request (import_request.h) on descriptor 4, a pipe
+// for its answer (model_wire.h) on descriptor 3, /dev/null as 0, 1 and 2 and no other
+// descriptor; it runs under the limits below (stack, CPU time, open files, no file may grow:
+// RLIMIT_FSIZE 0, no core file; set before the exec) plus an address-space allowance on top
+// of what it has at start (set by the program itself) and a filesystem sandbox (read-only
+// access to the model's folder, import_sandbox.h). ikpose reads the answer with a wall-clock
+// deadline, at most kMaxWireBytes, and reaps the program. `DescribeEnd` turns how it ended
+// into the one line the user sees ("the importer crashed reading X (signal 11, ...)").
+// Why an exec and not a bare fork: a fork copies only the calling thread, so a child of a
+// process with other threads (the viewer, once the GL driver has started its own) may block
+// forever on a lock one of them held; between this fork and the exec only async-signal-safe
+// calls run (everything they need is prepared before the fork). A separate small program
+// starts faster than ikpose itself (no SDL, GL or ImGui to load).
+// Where the program is: `ImporterProgram()` takes `ikpose_import` beside the running
+// executable (how ikpose is built and shipped), else the build tree's (compiled in, for the
+// tests, benchmarks and tools that run from it). With neither, loading a model fails with one
+// line. There is no in-process fallback: only LoadModelInProcess (load_model.h), which tests
+// and the fuzzers call on the bundled character, imports in the calling process.
+// Test hooks (IKPOSE_IMPORTER_TEST, comma-separated): "kill-after=N" (the program SIGKILLs
+// itself after writing N bytes of its answer), "hang" (it sleeps instead of working),
+// "crash" (it raises SIGSEGV before importing), "crash-on=TEXT" (the same, only for a model
+// whose path contains TEXT), "create-file=PATH" (inside its sandbox it tries to create PATH,
+// which must not appear), "memory-mb=M" (a lower address-space allowance, never a higher one;
+// read by ikpose, which passes the allowance on).
+// Limits: Linux. With a sanitizer the address-space limit is left off (the sanitizer reserves
+// terabytes of shadow memory up front).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 
 namespace ikpose::asset {
 
+struct PreparedImport;
+
 // One table of the importer's limits.
 struct ImportLimits {
-  std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // address space beyond the parent's
+  std::uint64_t memory_bytes = std::uint64_t{2} << 30;  // address space beyond its start
   std::uint64_t stack_bytes = std::uint64_t{64} << 20;
   int cpu_seconds = 60;
   double wall_seconds = 60;
   int open_files = 64;
 };
 
-// How the child ended.
+// How the importer ended.
 struct ChildEnd {
   enum Kind {
     kAnswered,     // exited 0 after writing its answer (which may still be corrupt)
@@ -44,19 +53,43 @@ struct ChildEnd {
     kOutOfMemory,  // an allocation failed under the address-space limit
     kTimedOut,     // the wall-clock deadline or the CPU limit
     kTooMuch,      // it sent more than kMaxWireBytes
-    kNotStarted,   // fork or pipe failed: `detail` says why
+    kNotStarted,   // no program, pipe or process: `detail` says why
   } kind = kAnswered;
   std::string detail;
+  std::uint64_t memory_bytes = 0;  // the address-space allowance it ran under
 };
 
-// Runs `work` in a child under `limits`; `work` returns the answer bytes (model_wire.h) and may
-// throw std::bad_alloc (reported as kOutOfMemory). The bytes the child wrote are in *answer
+// The importer program's test hooks, from IKPOSE_IMPORTER_TEST (see above).
+struct ImporterTestHooks {
+  long long kill_after = -1;
+  bool hang = false;
+  bool crash = false;
+  std::string crash_on;
+  std::string create_file;
+  std::uint64_t memory_bytes = 0;
+};
+ImporterTestHooks ReadImporterTestHooks();
+
+// The importer program's path; "" when there is none.
+const std::string& ImporterProgram();
+
+// Runs the importer program on `prepared` under `limits`. The bytes it wrote are in *answer
 // whatever the end.
-ChildEnd RunInChild(const std::function<std::string()>& work, const ImportLimits& limits,
-                    std::string* answer);
+ChildEnd RunImporter(const PreparedImport& prepared, const ImportLimits& limits,
+                     std::string* answer);
 
 // "the importer crashed reading X (signal 11, Segmentation fault)", "the importer ran out of its
-// 2 GB reading X", "the importer took longer than 60 s reading X"...; "" for kAnswered.
+// 2 GB reading X" (the allowance it ran under), "the importer took longer than 60 s reading
+// X"...; "" for kAnswered.
 std::string DescribeEnd(const ChildEnd& end, const ImportLimits& limits, const std::string& file);
+
+// Lowers a resource limit to `value` (soft) and `hard` (or `value` when 0), never raising
+// either. Only system calls: safe between fork and exec.
+void LowerLimit(int resource, std::uint64_t value, std::uint64_t hard = 0);
+
+// The importer program's own exit codes.
+inline constexpr int kImporterOutOfMemory = 75;  // an allocation failed
+inline constexpr int kImporterFailed = 76;       // its set-up or its answer's write failed
+inline constexpr int kImporterNoExec = 77;       // the exec itself failed
 
 }  // namespace ikpose::asset

@@ -4,7 +4,7 @@
 // the file is a regular file; a glTF 2.0 file (recognised by its content, so a .vrm is one)
 // goes through the structure check of gltf_check.h and is kept in memory (amended where glTF
 // implies something); other formats get the pre-scans of format_precheck.h. `ImportScene`
-// (in the importer's child process, import_child.h) hands the prepared file to assimp, with
+// (in the importer program, import_child.h) hands the prepared file to assimp, with
 // assimp's access to other files limited as read_file.h says: assimp reads it (no
 // post-processing that flattens the hierarchy), validates and post-processes it (triangles,
 // joined vertices, smooth normals where missing, bone nodes), and returns the scene with the

@@ -635,22 +635,23 @@ std::string Reason(const std::string& what, const fs::path& path) {
 
 }  // namespace
 
+std::string ImportToWire(const PreparedImport& prepared) {
+  try {
+    return EncodeModel(BuildFromScene(prepared));
+  } catch (const LoadError& e) {
+    return EncodeFailure(Reason(e.what(), prepared.path));
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    return EncodeFailure(e.what());
+  }
+}
+
 anim::Model LoadModelIsolated(const fs::path& path, const LoadOptions& options,
                               const ImportLimits& limits) {
   PreparedImport prepared = PrepareImport(path, options);  // checks, here
-  const auto work = [&prepared]() -> std::string {
-    try {
-      return EncodeModel(BuildFromScene(prepared));
-    } catch (const LoadError& e) {
-      return EncodeFailure(Reason(e.what(), prepared.path));
-    } catch (const std::bad_alloc&) {
-      throw;
-    } catch (const std::exception& e) {
-      return EncodeFailure(e.what());
-    }
-  };
   std::string answer;
-  const ChildEnd end = RunInChild(work, limits, &answer);
+  const ChildEnd end = RunImporter(prepared, limits, &answer);
   if (end.kind != ChildEnd::kAnswered) throw LoadError(DescribeEnd(end, limits, path.string()));
   anim::Model model;
   std::string text;

@@ -13,7 +13,8 @@
 // Untrusted files: only regular files are read; a glTF 2.0 file (recognised by content: a .vrm is a
 // GLB) is checked before assimp sees it (gltf_check.h), other formats are pre-scanned
 // (format_precheck.h), and a glTF's URIs must stay in its folder unless LoadOptions allows more.
-// Then assimp runs in a child process under limits (import_child.h) and hands the model back in
+// Then assimp runs in a separate program, ikpose_import, under limits and allowed only to read
+// the model's folder (import_child.h), and hands the model back in
 // the bounded form of model_wire.h, read as carefully as a file: an importer that crashes, runs
 // out of memory or time is one error line naming the file, never a crash of ikpose.
 // Limits: cameras and lights are ignored. A broken file throws LoadError with one line: "<file>:
@@ -44,13 +45,19 @@ struct LoadOptions {
 // Throws LoadError("<path>: <reason>") when the file cannot be used.
 anim::Model LoadModel(const std::filesystem::path& path, const LoadOptions& options = {});
 
-// LoadModel with explicit limits on the importer's child (tests lower them).
+// LoadModel with explicit limits on the importer program (tests lower them).
 anim::Model LoadModelIsolated(const std::filesystem::path& path, const LoadOptions& options,
                               const ImportLimits& limits);
 
-// The same import in this process, with no child: what the child runs, for comparing the two.
-// Not for untrusted files.
+// The same import in this process, with no importer program: for comparing the two, and for
+// the fuzzers' and tests' trusted bundled character. Not for untrusted files.
 anim::Model LoadModelInProcess(const std::filesystem::path& path, const LoadOptions& options = {});
+
+// What the importer program (import_child.h) runs on a prepared file: the import, encoded as
+// its answer (model_wire.h): the model, or the one-line reason it cannot be loaded. Throws
+// std::bad_alloc only.
+struct PreparedImport;
+std::string ImportToWire(const PreparedImport& prepared);
 
 // Same, without exceptions: false and the one-line reason in *error.
 bool TryLoadModel(const std::filesystem::path& path, anim::Model* model, std::string* error,

@@ -10,8 +10,8 @@
 // and transforms must be finite.
 // Layout: "ikpmodel", u32 version, u8 kind (0 a model, 1 a failure), u64 body length, body.
 // Numbers in the byte order of the machine (both ends are the same program on one machine).
-// Why: the importer runs in a child process (import_child.h), and what a crashed or hostile
-// child sends is as untrusted as a file.
+// Why: the importer runs as a program of its own (import_child.h), and what a crashed or
+// hostile importer sends is as untrusted as a file.
 // Limits: at most kMaxWireBytes in all; strings at most kMaxWireString bytes.
 #pragma once
 

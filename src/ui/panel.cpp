@@ -611,6 +611,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (FlowButton("frame model (F)")) state.commands.push_back(Command::kFrameModel);
     if (FlowButton("save scene")) state.commands.push_back(Command::kSaveScene);
     if (FlowButton("load scene")) state.commands.push_back(Command::kLoadScene);
+    Shown(state, "load scene");
     if (FlowButton("export pose (E)")) state.commands.push_back(Command::kExportPose);
   }
   if (ImGui::CollapsingHeader("Body")) {

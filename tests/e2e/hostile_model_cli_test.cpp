@@ -10,6 +10,7 @@
 #include <random>
 
 #include "asset/gltf_document.h"
+#include "asset/import_sandbox.h"
 #include "run_program.h"
 
 namespace ikpose::test {
@@ -137,14 +138,29 @@ TEST_F(HostileModelCli, ImporterKilledAtRandomPointsIsOneLine) {
   }
 }
 
+// The importer reads the model's folder and writes nowhere: the hook that has it try to create
+// a file (in /tmp, and beside the model) leaves no file, and the model still loads.
+TEST_F(HostileModelCli, ImporterCreatesNoFile) {
+  if (asset::LandlockAbi() == 0) GTEST_SKIP() << "the kernel has no Landlock: rlimits only";
+  const std::string dir = MakeTempDir();
+  const std::string model = dir + "/character.glb";
+  fs::copy_file(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb", model);
+  for (const std::string& target : {dir + "/made-by-the-importer", MakeTempDir() + "/made"}) {
+    const ProgramResult r =
+        RunIkpose({"inspect", model, "--json"}, "", {"IKPOSE_IMPORTER_TEST=create-file=" + target});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(fs::exists(target)) << target;
+  }
+}
+
 TEST_F(HostileModelCli, ImporterOutOfMemoryIsOneLine) {
   if (BuiltWithAddressSanitizer()) GTEST_SKIP() << "no address-space limit under ASan";
   const std::string model = (fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb").string();
   // A lower allowance stands in for a file that needs more than 2 GB; the line names the limit
-  // a user meets.
+  // the importer ran under.
   const ProgramResult r = RunIkpose({"inspect", model}, "", {"IKPOSE_IMPORTER_TEST=memory-mb=4"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(r.err, "ikpose: error: the importer ran out of its 2 GB reading " + model + "\n");
+  EXPECT_EQ(r.err, "ikpose: error: the importer ran out of its 4 MB reading " + model + "\n");
 }
 
 }  // namespace
