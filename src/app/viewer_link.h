@@ -9,9 +9,9 @@
 // Why: issue 22: watch the running game, record it, scrub it.
 // A line's optional clip time, ladder and props go into the session too (the clip paused at the
 // game's time, the ladder shown, the props moved).
+// The timeline records them with the targets (scene/timeline.h).
 // Limits: several keys arriving within one window frame give that frame the newest one (the
-// timeline records at the window's rate, not the game's); the timeline records targets and clip
-// time, not the ladder or props.
+// timeline records at the window's rate, not the game's).
 #pragma once
 
 #include <cstddef>

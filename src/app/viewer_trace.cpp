@@ -5,6 +5,7 @@
 
 #include "anim/file_paths.h"
 #include "app/pose_plan.h"
+#include "app/prop_option.h"
 #include "app/viewer_state.h"
 #include "scene/trace_replay.h"
 
@@ -133,6 +134,10 @@ void SaveTrace(ViewerState& state) {
   const std::string& path = v.panel.path;
   scene::TraceHeader header = v.timeline.header;
   header.model = anim::RelativeToFolderOf(state.loaded.path, path).string();
+  header.limits = state.loaded.session->limits;
+  header.body_help = state.loaded.session->body_help;
+  header.ground = state.loaded.session->ground;
+  header.props = HeaderProps(state.options.request.props, path);
   if (!v.timeline.base) {
     // A live recording: its frames' inputs replay on the session's scenario as written by
     // "save scene", which the header cannot name; the clip is the session's.
@@ -197,6 +202,12 @@ bool PlanTrace(ViewerOptions& options, scene::TraceHeader* header,
   }
   if (!request.clip && !header->clip.empty()) request.clip = header->clip;
   if (request.policies.empty()) request.policies = header->policies;
+  // Limits, body help and ground as they were when the frames were solved.
+  const auto on_off = [](bool on) { return std::string(on ? "on" : "off"); };
+  if (!request.limits && header->limits) request.limits = on_off(*header->limits);
+  if (!request.body_help && header->body_help) request.body_help = on_off(*header->body_help);
+  if (!request.ground && header->ground) request.ground = on_off(*header->ground);
+  if (request.props.empty()) request.props = PropOptions(header->props, path);
   return true;
 }
 

@@ -89,6 +89,8 @@ struct LadderInput {
 
   // `ladder` with this input's fields over it.
   Ladder Over(const Ladder& ladder) const;
+  // Every field of `ladder`: a trace records the ladder in force whole, position and sizes.
+  static LadderInput Whole(const Ladder& ladder);
   bool operator==(const LadderInput&) const = default;
 };
 
@@ -108,7 +110,9 @@ struct TraceFrame {
   std::optional<float> clip_time;   // seconds into the clip (none without a clip)
   std::array<LimbInput, 4> inputs;  // indexed by anim::Limb
   std::array<LimbSample, 4> limbs;  // indexed by anim::Limb
-  // A live game's ladder and moved props (targets lines; not written to trace files).
+  // The ladder and the props' placements in force: a game's (a targets line's, written whole
+  // with its sizes), or the viewer's own for a live recording. Trace files write them where
+  // they change (scene/trace_file.h).
   std::optional<LadderInput> ladder;
   std::vector<PropInput> props;  // by index, each at most once
 
