@@ -258,8 +258,9 @@ static inline int ikpose_link_send_raw(ikpose_link* link, const char* bytes, siz
 static inline int ikpose_link_send_frame(ikpose_link* link, const ikpose_link_frame* frame) {
   static const char* const names[IKPOSE_LINK_LIMBS] = {"left_arm", "right_arm", "left_leg",
                                                        "right_leg"};
-  char line[2048]; /* the longest frame, four limbs with poles, a sized ladder and eight props,
-                     under 1700 bytes */
+  /* the longest frame (four limbs with poles, a sized ladder, eight props, every number at its
+   * longest) is 1820 bytes */
+  char line[2048];
   size_t at = 0;
   int limb;
   int first = 1;
