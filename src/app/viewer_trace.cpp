@@ -296,6 +296,11 @@ void RecordTimeline(ViewerState& state, float seconds) {
   UpdateGhosts(state);
 }
 
+void RecordLinkFrame(ViewerState& state, float seconds) {
+  scene::RecordLive(*state.loaded.session, seconds, state.timeline.timeline);
+  ++state.timeline.frames_since_pops;
+}
+
 void DrawTimelineOverlays(ViewerState& state, anim::DebugDraw& lines) {
   const ViewerTimeline& v = state.timeline;
   const scene::Timeline& t = v.timeline;
