@@ -350,6 +350,22 @@ asset::Json TimelineReport(const ViewerState& state) {
     const scene::TraceFrame& frame = t.recorder[static_cast<std::size_t>(t.shown)];
     j["frame"] = frame.frame;
     j["time"] = frame.time;
+    // The situation recorded with it: the clip's time, the ladder in force, where the props stood.
+    j["clip_time"] = frame.clip_time ? asset::Json(*frame.clip_time) : asset::Json(nullptr);
+    j["ladder"] = nullptr;
+    if (frame.ladder) {
+      const scene::Ladder ladder = frame.ladder->Over(scene::Ladder{});
+      j["ladder"] = {
+          {"base", asset::ToJson(ladder.base_ms)}, {"rung_spacing", ladder.rung_spacing},
+          {"rung_count", ladder.rung_count},       {"rail_width", ladder.rail_width},
+          {"rung_radius", ladder.rung_radius},     {"first_rung_height", ladder.first_rung_height}};
+    }
+    asset::Json props = asset::Json::array();
+    for (const scene::PropInput& p : frame.props) {
+      props.push_back(
+          {{"index", p.index}, {"position", asset::ToJson(p.position_ms)}, {"yaw_deg", p.yaw_deg}});
+    }
+    j["props"] = props;
   }
   asset::Json pops = asset::Json::array();
   for (const scene::Pop& p : v.pops) {
