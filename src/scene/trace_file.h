@@ -65,7 +65,7 @@ struct TraceHeader {
 // One line each, without the newline. A frame's ladder and props are written only when they
 // differ from `previous`'s (the frame written before it; none for the first).
 std::string TraceHeaderLine(const TraceHeader& header);
-std::string TraceFrameLine(const TraceFrame& frame, const TraceFrame* previous = nullptr);
+std::string TraceFrameLine(const TraceFrame& frame, const TraceFrame* previous);
 
 // Header and frames, written line by line through a temporary file renamed into place (the
 // text is never held whole); false with one line.

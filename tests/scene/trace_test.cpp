@@ -140,7 +140,7 @@ TEST(TraceReplay, ASituationBuiltOnceSolvesEveryPolicyAsBuildingItForEachDoes) {
       const auto b = BuildSession(model, request, &error);
       ASSERT_TRUE(b) << error;
       own = RecordFrame(*b, in.frame, in.time, in.inputs);
-      EXPECT_EQ(TraceFrameLine(shared), TraceFrameLine(own));
+      EXPECT_EQ(TraceFrameLine(shared, nullptr), TraceFrameLine(own, nullptr));
       EXPECT_EQ(a->pose().models_ms, b->pose().models_ms);
     }
   }
@@ -211,7 +211,7 @@ TEST(TraceFile, FramesReadBackEqual) {
   header.clip = "idle";
   header.policies = {"seed"};
   std::string text = TraceHeaderLine(header) + "\n";
-  for (const TraceFrame& f : frames) text += TraceFrameLine(f) + "\n";
+  for (const TraceFrame& f : frames) text += TraceFrameLine(f, nullptr) + "\n";
   TraceHeader read_header;
   std::vector<TraceFrame> read;
   std::string error;
