@@ -11,9 +11,9 @@
 // written to a trace file, searched for pops (scene/pop_detector.h) and restored.
 // Limits: the recorder's memory is capacity * sizeof(TraceFrame) (880 bytes a frame with g++ 12
 // on x86-64; the default 36,000 frames, ten minutes at 60 fps, is about 32 MB), allocated once
-// when the first frame is pushed, plus 24 bytes a prop for frames that hold props' places;
-// older frames are dropped. Only the four limbs are recorded, not
-// the extra chains named by an end bone.
+// when the first frame is pushed, plus 20 bytes a prop for frames that hold props' places;
+// older frames are dropped. Only the four limbs are recorded, not the extra chains named by an
+// end bone.
 #pragma once
 
 #include <array>
