@@ -7,21 +7,29 @@
 // the viewer's receiver thread and queue (app/link_receiver.h) to the session posed with it
 // (the targets placed as view --listen places them, Evaluate), which is what the next drawn
 // frame shows. The window polls once a frame, so on screen add up to one frame interval and the
-// frame's drawing.
+// frame's drawing; BM_LinkSendToPicture adds the drawing (the palette uploaded, the character
+// drawn, glFinish).
 // Limits: loopback only (a network adds its own latency); the solve of each frame, which
 // `trace` does after the connection closes, is bench_frame's and bench_ik's.
 #include <benchmark/benchmark.h>
+#include <glad/gl.h>
 
 #include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
 
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "app/gl_window.h"
 #include "app/link_listener.h"
 #include "app/link_receiver.h"
+#include "app/paths.h"
 #include "asset/load_model.h"
 #include "bench_model.h"
 #include "ikpose_link.h"
+#include "render/model_renderer.h"
+#include "render/render_target.h"
 #include "scene/posing_session.h"
 #include "scene/targets_stream.h"
 #include "scene/timeline.h"
@@ -217,6 +225,86 @@ void BM_LinkSendToSolvedFrame(benchmark::State& state) {
   receiver.Stop();
 }
 BENCHMARK(BM_LinkSendToSolvedFrame)->Unit(benchmark::kMicrosecond);
+
+// One frame from ikpose_link_send_frame to its picture: BM_LinkSendToSolvedFrame's path, then
+// what the window's frame does with the pose: the skinning palette uploaded and the character
+// drawn into the window's 1280x720 multisampled target, waited for with glFinish (headless, SDL
+// offscreen and EGL: llvmpipe on a machine without a GPU, the GPU where there is one). The
+// window takes the link once a frame, so a frame sent at a random time also waits half a frame
+// interval on average for that frame to start, and the swap to the screen adds the display's.
+void BM_LinkSendToPicture(benchmark::State& state) {
+  std::string error;
+  auto window = app::GlWindow::Open({"bench", 64, 64, true}, &error);
+  if (!window) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  anim::Model model;
+  if (!asset::TryLoadModel(BenchModelPath(), &model, &error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  render::ModelRenderer renderer;
+  if (!renderer.Init(app::DataDir() / "shaders", &error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  std::vector<std::string> warnings;
+  renderer.Load(model, &warnings);
+  scene::PosingSession session(model);
+  const anim::Bounds bounds = anim::ComputeBounds(model, session.pose());
+  const glm::vec3 center = 0.5f * (bounds.min + bounds.max);
+  const float size = glm::length(bounds.max - bounds.min);
+  const glm::mat4 view_proj =
+      glm::perspective(glm::radians(40.0f), 1280.0f / 720.0f, 0.01f, 100.0f) *
+      glm::lookAt(center + glm::vec3(0.f, 0.f, 1.5f * size), center, glm::vec3(0, 1, 0));
+  render::RenderTarget target;
+  target.Resize(1280, 720, 4);
+  app::LinkReceiver receiver;
+  if (!receiver.Start(app::LinkAddress{"127.0.0.1", 0}, &error)) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  app::LinkStatus status;
+  std::vector<scene::TargetKey> keys;
+  receiver.Poll(&keys, &status);
+  const std::string& bound = status.listening;
+  ikpose_link link;
+  if (ikpose_link_connect(
+          &link, "127.0.0.1",
+          static_cast<unsigned short>(std::stoi(bound.substr(bound.rfind(':') + 1)))) != 0) {
+    state.SkipWithError(link.error);
+    return;
+  }
+  int sent = 0;
+  for (auto _ : state) {
+    const ikpose_link_frame frame = Frame(sent++);
+    if (ikpose_link_send_frame(&link, &frame) != 0) {
+      state.SkipWithError(link.error);
+      break;
+    }
+    keys.clear();
+    while (keys.empty()) {
+      receiver.Poll(&keys, &status);
+      if (keys.empty()) std::this_thread::yield();
+    }
+    for (anim::Limb limb : anim::kLimbs) {
+      scene::LimbTarget& t = session.target(limb);
+      if (t.available) scene::PlaceInput(keys.back().limbs[static_cast<std::size_t>(limb)], t);
+    }
+    session.Evaluate();
+    renderer.UpdatePose(model, session.pose().models_ms);
+    target.Bind();
+    glClearColor(0.2f, 0.2f, 0.2f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    renderer.Draw(view_proj, render::Lighting{});
+    glFinish();
+  }
+  ikpose_link_close(&link);
+  receiver.Stop();
+  state.SetLabel(window->renderer());
+}
+BENCHMARK(BM_LinkSendToPicture)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -25,7 +25,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (scene::ParseTrace(text, "fuzz/trace.jsonl", &header, &frames, &error)) {
     if (frames.size() > static_cast<std::size_t>(scene::kMaxTraceFrames)) __builtin_trap();
     std::string again = scene::TraceHeaderLine(header) + "\n";
-    for (const scene::TraceFrame& f : frames) again += scene::TraceFrameLine(f) + "\n";
+    const scene::TraceFrame* previous = nullptr;  // the ladder and props only where they change
+    for (const scene::TraceFrame& f : frames) {
+      again += scene::TraceFrameLine(f, previous) + "\n";
+      previous = &f;
+    }
     scene::TraceHeader header2;
     std::vector<scene::TraceFrame> frames2;
     if (!scene::ParseTrace(again, "again", &header2, &frames2, &error)) __builtin_trap();

@@ -15,6 +15,7 @@
  *     ikpose_link_set_pole(&frame, IKPOSE_LINK_LEFT_LEG, px, py, pz);         (optional)
  *     ikpose_link_set_clip_time(&frame, animation_seconds);                   (optional)
  *     ikpose_link_set_ladder(&frame, lx, ly, lz);                             (optional)
+ *     ikpose_link_set_ladder_size(&frame, 0.3f, 0.25f, 0.02f, 0.5f, 12);      (optional)
  *     ikpose_link_move_prop(&frame, 0, px, py, pz, yaw_degrees);              (optional)
  *     ikpose_link_send_frame(&link, &frame);
  *
@@ -22,12 +23,14 @@
  *
  * A frame is one line of ikpose's targets format (docs/DESIGN.md, "trace"):
  *   {"time": t, "limbs": {"left_leg": {"target": [x, y, z], "pole": [x, y, z]}},
- *    "clip_time": c, "ladder": {"base": [x, y, z]},
+ *    "clip_time": c, "ladder": {"base": [x, y, z], "rung_spacing": s, "first_rung_height": h,
+ *    "rung_radius": r, "rail_width": w, "rung_count": n},
  *    "props": [{"index": i, "position": [x, y, z], "yaw_deg": a}]}
- * with times strictly increasing; the last three only when set. A limb left out keeps the
- * target it was last sent; the clip time, ladder and props are held the same way (the clip
- * plays on from the time last sent). Floats are written with 9 significant digits, which read
- * back to the same float.
+ * with times strictly increasing; the last three only when set (the ladder's sizes only with
+ * ikpose_link_set_ladder_size: without them ikpose keeps its own ladder's, one sized to the
+ * character or the scenario's). A limb left out keeps the target it was last sent; the clip time,
+ * ladder and props are held the same way (the clip plays on from the time last sent). Floats are
+ * written with 9 significant digits, which read back to the same float.
  *
  * Why: the situation that pops is inside the running game; sending it is cheaper than writing
  * a file, copying it and replaying it.
@@ -93,6 +96,12 @@ typedef struct ikpose_link_frame {
   double clip_time;
   int has_ladder; /* where the game's ladder stands (floor point between the rails) */
   float ladder_base[3];
+  int has_ladder_size; /* with has_ladder: its sizes, in model units */
+  float ladder_rung_spacing;
+  float ladder_first_rung_height; /* the lowest rung's axis above the base */
+  float ladder_rung_radius;
+  float ladder_rail_width; /* between the rails */
+  int ladder_rung_count;
   int prop_count;
   ikpose_link_prop props[IKPOSE_LINK_MAX_PROPS];
 } ikpose_link_frame;
@@ -120,7 +129,6 @@ static inline void ikpose_link_set_pole(ikpose_link_frame* frame, int limb, floa
   frame->limbs[limb].pole[2] = z;
 }
 
-/* Internal: a number in JSON, whatever the C locale's decimal separator. */
 static inline void ikpose_link_set_clip_time(ikpose_link_frame* frame, double seconds) {
   frame->has_clip_time = 1;
   frame->clip_time = seconds;
@@ -131,6 +139,21 @@ static inline void ikpose_link_set_ladder(ikpose_link_frame* frame, float x, flo
   frame->ladder_base[0] = x;
   frame->ladder_base[1] = y;
   frame->ladder_base[2] = z;
+}
+
+/* The ladder's sizes (with ikpose_link_set_ladder): rungs `rung_spacing` apart, the first
+ * `first_rung_height` above the base, `rung_count` rungs (1..1000) of radius `rung_radius`
+ * between rails `rail_width` apart. ikpose refuses a frame with a size it cannot draw (a
+ * spacing, width or count not over 0, a negative radius or height). */
+static inline void ikpose_link_set_ladder_size(ikpose_link_frame* frame, float rung_spacing,
+                                               float first_rung_height, float rung_radius,
+                                               float rail_width, int rung_count) {
+  frame->has_ladder_size = 1;
+  frame->ladder_rung_spacing = rung_spacing;
+  frame->ladder_first_rung_height = first_rung_height;
+  frame->ladder_rung_radius = rung_radius;
+  frame->ladder_rail_width = rail_width;
+  frame->ladder_rung_count = rung_count;
 }
 
 /* Ignored past IKPOSE_LINK_MAX_PROPS moves in one frame. */
@@ -146,6 +169,7 @@ static inline void ikpose_link_move_prop(ikpose_link_frame* frame, int index, fl
   p->yaw_deg = yaw_deg;
 }
 
+/* Internal: a number in JSON, whatever the C locale's decimal separator. */
 static inline int ikpose_link_number_(char* out, size_t size, double value, int digits) {
   int n = snprintf(out, size, "%.*g", digits, value);
   int i;
@@ -234,7 +258,9 @@ static inline int ikpose_link_send_raw(ikpose_link* link, const char* bytes, siz
 static inline int ikpose_link_send_frame(ikpose_link* link, const ikpose_link_frame* frame) {
   static const char* const names[IKPOSE_LINK_LIMBS] = {"left_arm", "right_arm", "left_leg",
                                                        "right_leg"};
-  char line[2048]; /* the longest frame, four limbs with poles and eight props, under 1500 bytes */
+  /* the longest frame (four limbs with poles, a sized ladder, eight props, every number at its
+   * longest) is 1820 bytes */
+  char line[2048];
   size_t at = 0;
   int limb;
   int first = 1;
@@ -291,8 +317,24 @@ static inline int ikpose_link_send_frame(ikpose_link* link, const ikpose_link_fr
         return ikpose_link_fail_(link, "ikpose_link: ladder not finite", 0);
       }
       at += (size_t)ikpose_link_number_(line + at, sizeof line - at, frame->ladder_base[limb], 9);
-      at += (size_t)snprintf(line + at, sizeof line - at, limb < 2 ? ", " : "]}");
+      at += (size_t)snprintf(line + at, sizeof line - at, limb < 2 ? ", " : "]");
     }
+    if (frame->has_ladder_size) {
+      static const char* const sizes[4] = {"rung_spacing", "first_rung_height", "rung_radius",
+                                           "rail_width"};
+      const float values[4] = {frame->ladder_rung_spacing, frame->ladder_first_rung_height,
+                               frame->ladder_rung_radius, frame->ladder_rail_width};
+      for (limb = 0; limb < 4; ++limb) {
+        if (!isfinite(values[limb])) {
+          return ikpose_link_fail_(link, "ikpose_link: ladder size not finite", 0);
+        }
+        at += (size_t)snprintf(line + at, sizeof line - at, ", \"%s\": ", sizes[limb]);
+        at += (size_t)ikpose_link_number_(line + at, sizeof line - at, values[limb], 9);
+      }
+      at += (size_t)snprintf(line + at, sizeof line - at, ", \"rung_count\": %d",
+                             frame->ladder_rung_count);
+    }
+    at += (size_t)snprintf(line + at, sizeof line - at, "}");
   }
   if (frame->prop_count > 0 && frame->prop_count <= IKPOSE_LINK_MAX_PROPS) {
     at += (size_t)snprintf(line + at, sizeof line - at, ", \"props\": [");

@@ -8,7 +8,8 @@
 // its time comes (--speed 2 plays twice as fast, --speed 0 sends as fast as the link takes it);
 // --raw sends each line's bytes as they are instead (any text, to see how ikpose takes it).
 // Why: the tests and the README's measurements use it as the game.
-// Limits: a line that is not a targets object stops it (unless --raw). Prints one line on
+// Limits: a line that is not a targets object stops it (unless --raw); a ladder gives all of its
+// sizes or none (the header sends them together). Prints one line on
 // stdout, "sent N frames in T s", or one error line on stderr and exits 1.
 #include <chrono>
 #include <cstdio>
@@ -65,7 +66,7 @@ bool ReadFrame(const std::string& line, ikpose_link_frame* frame) {
       ikpose_link_set_pole(frame, limb, v[0], v[1], v[2]);
     }
   }
-  // The optional clip time, ladder position and props moved (a ladder's sizes are not sent).
+  // The optional clip time, ladder (its sizes all five or none) and props moved.
   if (j.contains("clip_time")) {
     if (!j["clip_time"].is_number()) return false;
     ikpose_link_set_clip_time(frame, j["clip_time"].get<double>());
@@ -77,6 +78,22 @@ bool ReadFrame(const std::string& line, ikpose_link_frame* frame) {
       return false;
     }
     ikpose_link_set_ladder(frame, v[0], v[1], v[2]);
+    const Json& ladder = j["ladder"];
+    const char* const sizes[4] = {"rung_spacing", "first_rung_height", "rung_radius", "rail_width"};
+    float size[4] = {0.f, 0.f, 0.f, 0.f};
+    int given = ladder.contains("rung_count") ? 1 : 0;
+    for (int i = 0; i < 4; ++i) {
+      if (!ladder.contains(sizes[i])) continue;
+      if (!ladder[sizes[i]].is_number()) return false;
+      size[i] = ladder[sizes[i]].get<float>();
+      ++given;
+    }
+    if (given == 5 && ladder["rung_count"].is_number_integer()) {
+      ikpose_link_set_ladder_size(frame, size[0], size[1], size[2], size[3],
+                                  ladder["rung_count"].get<int>());
+    } else if (given != 0) {
+      return false;
+    }
   }
   if (j.contains("props")) {
     if (!j["props"].is_array() || j["props"].size() > IKPOSE_LINK_MAX_PROPS) return false;

@@ -14,6 +14,7 @@
 #include "anim/file_paths.h"
 #include "app/error_line.h"
 #include "app/link_targets.h"
+#include "app/prop_option.h"
 #include "asset/load_model.h"
 #include "scene/foot_lock.h"
 #include "scene/pop_detector.h"
@@ -218,8 +219,8 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
   // The trace file is written frame by frame as each is solved (never held whole as text), and
   // put in place only when every frame and every replay has gone through.
   anim::AtomicFileWriter trace_file;
+  scene::TraceHeader header;
   if (!options.out.empty()) {
-    scene::TraceHeader header;
     header.model = anim::RelativeToFolderOf(model_path, options.out).string();
     if (!options.request.scene.empty()) {
       header.scene = anim::RelativeToFolderOf(options.request.scene, options.out).string();
@@ -227,10 +228,8 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     header.clip = clip_name;
     header.policies = options.request.policies;
     header.fps = static_cast<float>(options.fps);
-    if (!trace_file.Open(options.out, &error) ||
-        !trace_file.Write(scene::TraceHeaderLine(header) + "\n", &error)) {
-      return PrintError(err, error);
-    }
+    header.props = HeaderProps(options.request.props, options.out);
+    if (!trace_file.Open(options.out, &error)) return PrintError(err, error);
   }
 
   // Frame i's input, made again when needed rather than kept: its time, the clip's time, and
@@ -299,8 +298,25 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
                   : nullptr;
     if (!session) return PrintError(err, frame_error(in));
     feet.Record(*session);
-    if (!options.out.empty() && !trace_file.Write(scene::TraceFrameLine(solved) + "\n", &error)) {
-      return PrintError(err, error);
+    // The game's ladder whole (its sizes as they were in force) and the props it moved.
+    if (in.ladder) solved.ladder = scene::LadderInput::Whole(session->ladder);
+    solved.props = in.props;
+    if (!options.out.empty()) {
+      // The header once the first frame says what was on (the scenario's or the command
+      // line's), so that a replay solves with the same.
+      if (i == 0) {
+        header.limits = session->limits;
+        header.body_help = session->body_help;
+        header.ground = session->ground;
+        if (!trace_file.Write(scene::TraceHeaderLine(header) + "\n", &error)) {
+          return PrintError(err, error);
+        }
+      }
+      const scene::TraceFrame* previous =
+          i > 0 ? &frames[static_cast<std::size_t>(i) - 1] : nullptr;
+      if (!trace_file.Write(scene::TraceFrameLine(solved, previous) + "\n", &error)) {
+        return PrintError(err, error);
+      }
     }
     for (Replay& replay : replays) {
       if (!replay.error.empty()) continue;

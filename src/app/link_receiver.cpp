@@ -26,6 +26,7 @@ void LinkReceiver::Serve() {
     std::string peer;
     std::string error;
     bool counted = false;
+    bool bad_input = false;
     const auto feed = [&](std::string_view bytes, std::string* what) {
       if (!counted) {
         counted = true;
@@ -34,6 +35,7 @@ void LinkReceiver::Serve() {
         status_.peer = peer;
       }
       const bool ok = stream.Feed(bytes, what);
+      bad_input = bad_input || !ok;
       Push(stream.Take());
       return ok;
     };
@@ -42,9 +44,12 @@ void LinkReceiver::Serve() {
     if (closed && !stream.Finish(&finish_error)) error = finish_error;
     Push(stream.Take());
     std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) return;
     status_.peer.clear();
-    status_.last_error = closed && finish_error.empty() ? "" : error;
+    // A game cut off by Stop was not disconnected for a reason of its own.
+    if (!stopping_ || closed || bad_input) {
+      status_.last_error = closed && finish_error.empty() ? "" : error;
+    }
+    if (stopping_) return;
   }
 }
 

@@ -50,6 +50,8 @@ class LinkReceiver {
   // Never waits: appends the queued keys, oldest first, to `keys` and copies the status; false
   // (nothing taken) when the receiving thread holds the queue at this instant.
   bool Poll(std::vector<scene::TargetKey>* keys, LinkStatus* status);
+  // Ends the receiving thread: what it has read stays queued for Poll; a game still connected is
+  // cut off (its status keeps the last game's reason).
   void Stop();
 
  private:

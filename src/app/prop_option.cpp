@@ -3,7 +3,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
+#include "anim/file_paths.h"
 #include "asset/load_prop.h"
 
 namespace ikpose::app {
@@ -37,6 +39,32 @@ bool ParsePropOption(const std::string& text, scene::PropPlacement* prop, std::s
   out.yaw_deg = values[3];
   *prop = std::move(out);
   return true;
+}
+
+std::vector<scene::PropPlacement> HeaderProps(const std::vector<std::string>& texts,
+                                              const std::filesystem::path& file) {
+  std::vector<scene::PropPlacement> props;
+  for (const std::string& text : texts) {
+    scene::PropPlacement prop;
+    std::string error;
+    if (!ParsePropOption(text, &prop, &error)) continue;
+    prop.file = anim::RelativeToFolderOf(prop.file, file).string();
+    props.push_back(std::move(prop));
+  }
+  return props;
+}
+
+std::vector<std::string> PropOptions(const std::vector<scene::PropPlacement>& props,
+                                     const std::filesystem::path& file) {
+  std::vector<std::string> texts;
+  for (const scene::PropPlacement& prop : props) {
+    std::ostringstream text;
+    text.precision(9);  // reads back to the same float
+    text << anim::ResolveFromFolderOf(prop.file, file).string() << "@" << prop.position_ms.x << ","
+         << prop.position_ms.y << "," << prop.position_ms.z << "," << prop.yaw_deg;
+    texts.push_back(text.str());
+  }
+  return texts;
 }
 
 bool LoadWorld(const scene::Scenario* scenario, const std::vector<scene::PropPlacement>& extra,

@@ -6,6 +6,7 @@
 // Limits: at most scene::World::kMaxProps props; each loaded with asset::TryLoadProp's checks.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,15 @@ namespace ikpose::app {
 
 // False with one line: the text is not FILE@x,y,z or FILE@x,y,z,yaw_deg with finite numbers.
 bool ParsePropOption(const std::string& text, scene::PropPlacement* prop, std::string* error);
+
+// The --prop texts as a trace file at `file` names them (files relative to its folder); the ones
+// that do not parse are left out (the command refused them before).
+std::vector<scene::PropPlacement> HeaderProps(const std::vector<std::string>& texts,
+                                              const std::filesystem::path& file);
+// A trace file's props (read from `file`) as --prop texts again, their files found from its
+// folder.
+std::vector<std::string> PropOptions(const std::vector<scene::PropPlacement>& props,
+                                     const std::filesystem::path& file);
 
 // Loads `scenario`'s props (may be null) and `extra` (paths as given) into a World; null with
 // *world untouched and no error when there are none. False with one line in *error.

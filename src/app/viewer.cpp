@@ -359,12 +359,12 @@ void Frame(ViewerState& state, float seconds) {
 
   // Pose: the clip moves on, then base pose + IK, then the GPU palette.
   scene::PosingSession& session = *state.loaded.session;  // "load scene" may have replaced it
-  ApplyLink(state);
+  const float record_seconds = ApplyLink(state, seconds);
   session.Advance(seconds);
   state.history.FollowPlayback(session);
   session.Evaluate();
   state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
-  RecordTimeline(state, seconds);
+  RecordTimeline(state, record_seconds);
 
   // Overlays: floor grid under the model; targets, circles and skeleton on top.
   state.grid_lines.Clear();
@@ -469,7 +469,10 @@ int RunViewer(const ViewerOptions& options) {
     RunWindow(*state);
     RemoveAutosave(*state);  // a clean exit: nothing to offer back next time
   }
-  if (exit_code == 0 && !options.report_path.empty()) FinishStability(*state);
+  if (exit_code == 0 && !options.report_path.empty()) {
+    FinishLink(*state);
+    FinishStability(*state);
+  }
   if (exit_code == 0 && !options.report_path.empty() && !WriteViewerReport(*state, &error)) {
     PrintError(std::cerr, error);
     exit_code = 1;

@@ -1,10 +1,13 @@
 #include "app/viewer_link.h"
 
+#include <algorithm>
+#include <array>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
 #include "app/viewer_state.h"
+#include "app/viewer_trace.h"
 
 namespace ikpose::app {
 
@@ -60,11 +63,33 @@ void ApplyLinkExtras(ViewerState& state, const scene::TargetKey& key) {
   }
 }
 
-void ApplyLink(ViewerState& state) {
+namespace {
+
+// A game's frame put into the session: every limb it places on its newest target and pole, then
+// its clip time, ladder and props. Marks the limbs placed.
+void ApplyKey(ViewerState& state, const scene::TargetKey& key, std::array<bool, 4>* placed) {
+  scene::PosingSession& session = *state.loaded.session;
+  for (anim::Limb limb : anim::kLimbs) {
+    const scene::LimbInput& in = key.limbs[static_cast<std::size_t>(limb)];
+    scene::LimbTarget& t = session.target(limb);
+    if (!t.available || !scene::PlaceInput(in, t)) continue;
+    (*placed)[static_cast<std::size_t>(limb)] = true;
+    // A pole that stopped coming back: the limb's default policy again.
+    if (!in.pole_ms && t.options.policy == anim::KneePolicy::kPole) {
+      t.options.policy = anim::NaturalOptions().policy;
+    }
+  }
+  ApplyLinkExtras(state, key);
+  state.link.last = key;
+}
+
+}  // namespace
+
+float ApplyLink(ViewerState& state, float seconds) {
   ViewerLink& link = state.link;
-  if (!link.receiver) return;
+  if (!link.receiver) return seconds;
   std::vector<scene::TargetKey> keys;
-  if (!link.receiver->Poll(&keys, &link.status)) return;
+  if (!link.receiver->Poll(&keys, &link.status)) return seconds;
   std::ostringstream status;
   status << "link " << link.status.listening << ": "
          << (link.status.peer.empty() ? "waiting for a game" : "game at " + link.status.peer)
@@ -72,30 +97,71 @@ void ApplyLink(ViewerState& state) {
   if (link.status.dropped > 0) status << ", " << link.status.dropped << " dropped";
   if (!link.status.last_error.empty()) status << "; last game: " << link.status.last_error;
   state.panel.status = status.str();
-  if (keys.empty()) return;
+  if (keys.empty()) return seconds;
   if (!state.timeline.timeline.recording) {
     link.skipped += keys.size();
-    return;
+    return seconds;
   }
   link.applied += keys.size();
-  scene::PosingSession& session = *state.loaded.session;
-  const std::array<scene::LimbInput, 4> now = scene::TargetsAt(keys, keys.back().time);
+  // Every frame of the game is a frame of the recording (its pops are found between the game's
+  // frames, as `trace` finds them), timed by the game's clock; the last one is evaluated and
+  // recorded by the window's own frame. A flood keeps the newest kMaxKeysAFrame: each key holds
+  // every limb's latest target, so the newest alone gives the game's situation.
+  constexpr std::size_t kMax = ViewerLink::kMaxKeysAFrame;
+  const std::size_t first = keys.size() > kMax ? keys.size() - kMax : 0;
+  link.merged += first;
   std::array<bool, 4> placed{};
-  for (anim::Limb limb : anim::kLimbs) {
-    const scene::LimbInput& in = now[static_cast<std::size_t>(limb)];
-    scene::LimbTarget& t = session.target(limb);
-    if (!t.available || !scene::PlaceInput(in, t)) continue;
-    placed[static_cast<std::size_t>(limb)] = true;
-    // A pole that stopped coming back: the limb's default policy again.
-    if (!in.pole_ms && t.options.policy == anim::KneePolicy::kPole) {
-      t.options.policy = anim::NaturalOptions().policy;
+  float game_seconds = seconds;
+  for (std::size_t k = first; k < keys.size(); ++k) {
+    const scene::TargetKey& key = keys[k];
+    if (link.last) game_seconds = std::max(0.f, key.time - link.last->time);
+    ApplyKey(state, key, &placed);
+    if (k + 1 < keys.size()) {
+      state.loaded.session->Evaluate();
+      RecordLinkFrame(state, game_seconds);
     }
   }
-  ApplyLinkExtras(state, keys.back());
   // The game's frame is not the user's edit: no undo step for it.
-  state.history.FollowLive(session, placed, keys.back().clip_time.has_value(),
+  state.history.FollowLive(*state.loaded.session, placed, keys.back().clip_time.has_value(),
                            keys.back().ladder.has_value(), !keys.back().props.empty());
+  return game_seconds;
 }
+
+void FinishLink(ViewerState& state) {
+  if (!state.link.receiver) return;
+  state.link.receiver->Stop();
+  const float seconds = ApplyLink(state, 0.f);
+  state.loaded.session->Evaluate();
+  RecordTimeline(state, seconds);
+}
+
+namespace {
+
+// The game's newest frame as the window took it: its time, and the clip time, ladder and props
+// it held (null when it never sent them).
+asset::Json LastKeyReport(const ViewerLink& link) {
+  if (!link.last) return nullptr;
+  const scene::TargetKey& key = *link.last;
+  asset::Json j = {{"time", key.time}, {"clip_time", nullptr}, {"ladder", nullptr}};
+  if (const std::optional<float> clip_time = key.ClipTimeAt(key.time)) j["clip_time"] = *clip_time;
+  if (key.ladder) {
+    const scene::LadderInput& l = *key.ladder;
+    j["ladder"] = {{"base", asset::ToJson(l.base_ms)}};
+    if (l.rung_spacing) j["ladder"]["rung_spacing"] = *l.rung_spacing;
+    if (l.rung_count) j["ladder"]["rung_count"] = *l.rung_count;
+    if (l.rail_width) j["ladder"]["rail_width"] = *l.rail_width;
+    if (l.rung_radius) j["ladder"]["rung_radius"] = *l.rung_radius;
+    if (l.first_rung_height) j["ladder"]["first_rung_height"] = *l.first_rung_height;
+  }
+  j["props"] = asset::Json::array();
+  for (const scene::PropInput& p : key.props) {
+    j["props"].push_back(
+        {{"index", p.index}, {"position", asset::ToJson(p.position_ms)}, {"yaw_deg", p.yaw_deg}});
+  }
+  return j;
+}
+
+}  // namespace
 
 asset::Json LinkReport(const ViewerState& state) {
   const ViewerLink& link = state.link;
@@ -106,7 +172,9 @@ asset::Json LinkReport(const ViewerState& state) {
           {"applied", link.applied},
           {"skipped", link.skipped},
           {"dropped", link.status.dropped},
-          {"last_error", link.status.last_error}};
+          {"last_error", link.status.last_error},
+          {"merged", link.merged},
+          {"last", LastKeyReport(link)}};
 }
 
 }  // namespace ikpose::app

@@ -9,36 +9,51 @@
 // Why: issue 22: watch the running game, record it, scrub it.
 // A line's optional clip time, ladder and props go into the session too (the clip paused at the
 // game's time, the ladder shown, the props moved).
-// Limits: several keys arriving within one window frame give that frame the newest one (the
-// timeline records at the window's rate, not the game's); the timeline records targets and clip
-// time, not the ladder or props.
+// The timeline records them with the targets (scene/timeline.h).
+// Every key is a frame of the timeline (the game's rate, not the window's), timed by the game's
+// clock.
+// Limits: at most kMaxKeysAFrame keys are recorded a window frame; beyond, the oldest of them
+// are skipped (counted as merged), so a game flooding the link never stalls the window.
 #pragma once
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/link_receiver.h"
 #include "asset/report.h"
 #include "scene/trace.h"
+#include "scene/trace_file.h"
 
 namespace ikpose::app {
 
 struct ViewerState;
 
 struct ViewerLink {
+  // The most keys one window frame records (a flood past it keeps the newest): the session is
+  // evaluated once a key, some 40 us on the bundled character.
+  static constexpr std::size_t kMaxKeysAFrame = 64;
+
   std::unique_ptr<LinkReceiver> receiver;
   LinkStatus status;
   std::size_t applied = 0;                     // keys put into the session
   std::size_t skipped = 0;                     // keys taken while the timeline was paused
+  std::size_t merged = 0;                      // keys past kMaxKeysAFrame, not recorded
   std::vector<scene::PropInput> placed_props;  // the props the game last moved
+  std::optional<scene::TargetKey> last;        // the newest key applied
 };
 
 // Before the window opens: --listen checked (exit 2) and bound (exit 1). False with one line.
 bool StartLink(ViewerState& state, std::string* error, int* exit_code);
-// Once a frame, before Evaluate.
-void ApplyLink(ViewerState& state);
+// Once a frame, before Evaluate: the keys queued since the last frame, each but the newest
+// evaluated and recorded on the timeline. Returns the seconds to record the window's frame with
+// (the game's, from its previous frame, when one came; else `seconds`).
+float ApplyLink(ViewerState& state, float seconds);
+// When the window has closed, before --report: the link stops and the frames it read since the
+// window's last frame are recorded, so the report holds every frame the game sent before then.
+void FinishLink(ViewerState& state);
 // For `--report`: the address, the game, frames received, applied, skipped and dropped.
 asset::Json LinkReport(const ViewerState& state);
 

@@ -5,6 +5,7 @@
 
 #include "anim/file_paths.h"
 #include "app/pose_plan.h"
+#include "app/prop_option.h"
 #include "app/viewer_state.h"
 #include "scene/trace_replay.h"
 
@@ -133,6 +134,10 @@ void SaveTrace(ViewerState& state) {
   const std::string& path = v.panel.path;
   scene::TraceHeader header = v.timeline.header;
   header.model = anim::RelativeToFolderOf(state.loaded.path, path).string();
+  header.limits = state.loaded.session->limits;
+  header.body_help = state.loaded.session->body_help;
+  header.ground = state.loaded.session->ground;
+  header.props = HeaderProps(state.options.request.props, path);
   if (!v.timeline.base) {
     // A live recording: its frames' inputs replay on the session's scenario as written by
     // "save scene", which the header cannot name; the clip is the session's.
@@ -196,6 +201,12 @@ bool PlanTrace(ViewerOptions& options, scene::TraceHeader* header,
   }
   if (!request.clip && !header->clip.empty()) request.clip = header->clip;
   if (request.policies.empty()) request.policies = header->policies;
+  // Limits, body help and ground as they were when the frames were solved.
+  const auto on_off = [](bool on) { return std::string(on ? "on" : "off"); };
+  if (!request.limits && header->limits) request.limits = on_off(*header->limits);
+  if (!request.body_help && header->body_help) request.body_help = on_off(*header->body_help);
+  if (!request.ground && header->ground) request.ground = on_off(*header->ground);
+  if (request.props.empty()) request.props = PropOptions(header->props, path);
   return true;
 }
 
@@ -284,6 +295,11 @@ void RecordTimeline(ViewerState& state, float seconds) {
   UpdateGhosts(state);
 }
 
+void RecordLinkFrame(ViewerState& state, float seconds) {
+  scene::RecordLive(*state.loaded.session, seconds, state.timeline.timeline);
+  ++state.timeline.frames_since_pops;
+}
+
 void DrawTimelineOverlays(ViewerState& state, anim::DebugDraw& lines) {
   const ViewerTimeline& v = state.timeline;
   const scene::Timeline& t = v.timeline;
@@ -333,6 +349,22 @@ asset::Json TimelineReport(const ViewerState& state) {
     const scene::TraceFrame& frame = t.recorder[static_cast<std::size_t>(t.shown)];
     j["frame"] = frame.frame;
     j["time"] = frame.time;
+    // The situation recorded with it: the clip's time, the ladder in force, where the props stood.
+    j["clip_time"] = frame.clip_time ? asset::Json(*frame.clip_time) : asset::Json(nullptr);
+    j["ladder"] = nullptr;
+    if (frame.ladder) {
+      const scene::Ladder ladder = frame.ladder->Over(scene::Ladder{});
+      j["ladder"] = {
+          {"base", asset::ToJson(ladder.base_ms)}, {"rung_spacing", ladder.rung_spacing},
+          {"rung_count", ladder.rung_count},       {"rail_width", ladder.rail_width},
+          {"rung_radius", ladder.rung_radius},     {"first_rung_height", ladder.first_rung_height}};
+    }
+    asset::Json props = asset::Json::array();
+    for (const scene::PropInput& p : frame.props) {
+      props.push_back(
+          {{"index", p.index}, {"position", asset::ToJson(p.position_ms)}, {"yaw_deg", p.yaw_deg}});
+    }
+    j["props"] = props;
   }
   asset::Json pops = asset::Json::array();
   for (const scene::Pop& p : v.pops) {

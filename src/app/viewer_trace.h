@@ -62,6 +62,9 @@ void DrawTimeline(ViewerState& state);
 void ApplyTimelineCommands(ViewerState& state);
 // After the session's Evaluate: records the frame, refreshes the pops.
 void RecordTimeline(ViewerState& state, float seconds);
+// A live game's frame between two window frames: recorded (scene::RecordLive) without the
+// ghosts and pops that RecordTimeline then refreshes once.
+void RecordLinkFrame(ViewerState& state, float seconds);
 // The selected pop's explanation and the ghosts, into the viewport's overlay lines.
 void DrawTimelineOverlays(ViewerState& state, anim::DebugDraw& lines);
 // For `--report`: frames, the frame shown, the pops with their causes, pops per policy and

@@ -1,6 +1,7 @@
 #include "scene/timeline.h"
 
 #include "scene/posing_session.h"
+#include "scene/world.h"
 
 namespace ikpose::scene {
 
@@ -17,13 +18,26 @@ std::array<LimbInput, 4> LiveInputs(const PosingSession& session) {
   return inputs;
 }
 
+std::vector<PropInput> PlacedProps(const PosingSession& session) {
+  std::vector<PropInput> props;
+  if (!session.world) return props;
+  for (const Prop& prop : session.world->props()) {
+    props.push_back(
+        {static_cast<int>(props.size()), prop.placement.position_ms, prop.placement.yaw_deg});
+  }
+  return props;
+}
+
 bool SameSituation(const TraceFrame& a, const TraceFrame& b) {
-  return a.clip_time == b.clip_time && a.inputs == b.inputs && a.limbs == b.limbs;
+  return a.clip_time == b.clip_time && a.inputs == b.inputs && a.limbs == b.limbs &&
+         a.ladder == b.ladder && a.props == b.props;
 }
 
 bool RecordLive(const PosingSession& session, float seconds, Timeline& timeline) {
   if (!timeline.recording) return false;
   TraceFrame frame = RecordFrame(session, timeline.next_frame, timeline.clock, LiveInputs(session));
+  if (session.ladder_enabled) frame.ladder = LadderInput::Whole(session.ladder);
+  frame.props = PlacedProps(session);
   // The first situation seen is only the baseline: a viewer nobody touches keeps nothing (and
   // allocates no ring). It becomes frame 0 when the first change comes.
   if (!timeline.last) {
@@ -62,6 +76,18 @@ void ClearTimeline(Timeline& timeline) {
 void RestoreInput(const TraceFrame& frame, PosingSession& session) {
   if (frame.clip_time && session.playback.clip >= 0) session.playback.time = *frame.clip_time;
   session.playback.playing = false;
+  session.ladder_enabled = frame.ladder.has_value();
+  if (frame.ladder) {
+    if (const Ladder ladder = frame.ladder->Over(session.ladder); ladder.Valid()) {
+      session.ladder = ladder;
+    }
+  }
+  if (!frame.props.empty() && frame.props != PlacedProps(session)) {
+    std::string error;  // a prop the session lacks: its props stay as they are
+    if (std::shared_ptr<const World> world = MoveProps(session.world, frame.props, &error)) {
+      session.world = std::move(world);
+    }
+  }
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = session.target(limb);
     if (!t.available) continue;

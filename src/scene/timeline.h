@@ -12,10 +12,12 @@
 // exactly what `ikpose trace` computed.
 // Why: issue 13: scrubbing must show the frame as it was recorded, and a recording must not fill
 // with copies of a still frame.
-// Limits: a live frame's input is its targets, poles, policies and clip time; what else the
-// session holds (limb options, the body, the ladder) is the live session's when it is restored,
-// so edit those and the restored frame differs from the recording. Limbs placed by the ladder
-// following a clip are re-snapped from the clip time, not from the recorded target.
+// A live frame also records the ladder in force (where it stands and its sizes; none when it is
+// off) and where every prop stands, so a game's moved ladder and props are put back too.
+// Limits: a live frame's input is its targets, poles, policies, clip time, ladder and props;
+// what else the session holds (limb options, the body) is the live session's when it is
+// restored, so edit those and the restored frame differs from the recording. Limbs placed by the
+// ladder following a clip are re-snapped from the clip time, not from the recorded target.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +52,10 @@ struct Timeline {
 // the pole when the limb uses one.
 std::array<LimbInput, 4> LiveInputs(const PosingSession& session);
 
-// Equal inputs, clip time and limb samples (frame numbers and times aside).
+// The session's props where they stand, as a trace frame holds them (every prop, by index).
+std::vector<PropInput> PlacedProps(const PosingSession& session);
+
+// Equal inputs, clip time, limb samples, ladder and props (frame numbers and times aside).
 bool SameSituation(const TraceFrame& a, const TraceFrame& b);
 
 // After the session's Evaluate: records it if the timeline is recording and the situation
@@ -68,7 +73,8 @@ void ClearTimeline(Timeline& timeline);
 bool PlaceInput(const LimbInput& in, LimbTarget& target);
 
 // Puts the frame's input into the session: clip time (paused), every limb's target (given when
-// the frame gave it, else back on its hand or foot), pole and policy. Evaluate afterwards.
+// the frame gave it, else back on its hand or foot), pole and policy, the ladder (off when the
+// frame has none) and the props' places. Evaluate afterwards.
 void RestoreInput(const TraceFrame& frame, PosingSession& session);
 
 // Every limb the frame's input gives switched to `policy` as `--policy` does (pole: only the

@@ -79,6 +79,11 @@ Ladder LadderInput::Over(const Ladder& ladder) const {
   return out;
 }
 
+LadderInput LadderInput::Whole(const Ladder& ladder) {
+  return {ladder.base_ms,    ladder.rung_spacing, ladder.rung_count,
+          ladder.rail_width, ladder.rung_radius,  ladder.first_rung_height};
+}
+
 TraceFrame RecordFrame(const PosingSession& session, int frame, float time,
                        const std::array<LimbInput, 4>& inputs) {
   TraceFrame f;

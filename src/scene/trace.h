@@ -11,8 +11,9 @@
 // written to a trace file, searched for pops (scene/pop_detector.h) and restored.
 // Limits: the recorder's memory is capacity * sizeof(TraceFrame) (880 bytes a frame with g++ 12
 // on x86-64; the default 36,000 frames, ten minutes at 60 fps, is about 32 MB), allocated once
-// when the first frame is pushed; older frames are dropped. Only the four limbs are recorded, not
-// the extra chains named by an end bone.
+// when the first frame is pushed, plus 20 bytes a prop for frames that hold props' places;
+// older frames are dropped. Only the four limbs are recorded, not the extra chains named by an
+// end bone.
 #pragma once
 
 #include <array>
@@ -89,6 +90,8 @@ struct LadderInput {
 
   // `ladder` with this input's fields over it.
   Ladder Over(const Ladder& ladder) const;
+  // Every field of `ladder`: a trace records the ladder in force whole, position and sizes.
+  static LadderInput Whole(const Ladder& ladder);
   bool operator==(const LadderInput&) const = default;
 };
 
@@ -108,7 +111,9 @@ struct TraceFrame {
   std::optional<float> clip_time;   // seconds into the clip (none without a clip)
   std::array<LimbInput, 4> inputs;  // indexed by anim::Limb
   std::array<LimbSample, 4> limbs;  // indexed by anim::Limb
-  // A live game's ladder and moved props (targets lines; not written to trace files).
+  // The ladder and the props' placements in force: a game's (a targets line's, written whole
+  // with its sizes), or the viewer's own for a live recording. Trace files write them where
+  // they change (scene/trace_file.h).
   std::optional<LadderInput> ladder;
   std::vector<PropInput> props;  // by index, each at most once
 

@@ -1,10 +1,12 @@
 #include "scene/trace_file.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iterator>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +34,16 @@ std::optional<anim::Limb> LimbNamed(std::string_view name) {
 Json InputJson(const LimbInput& in) {
   Json j = {{"target", Vec(in.target_ms)}};
   if (in.pole_ms) j["pole"] = Vec(*in.pole_ms);
+  return j;
+}
+
+Json LadderJson(const LadderInput& in) {
+  Json j = {{"base", Vec(in.base_ms)}};
+  if (in.rung_spacing) j["rung_spacing"] = *in.rung_spacing;
+  if (in.rung_count) j["rung_count"] = *in.rung_count;
+  if (in.rail_width) j["rail_width"] = *in.rail_width;
+  if (in.rung_radius) j["rung_radius"] = *in.rung_radius;
+  if (in.first_rung_height) j["first_rung_height"] = *in.first_rung_height;
   return j;
 }
 
@@ -251,146 +263,37 @@ bool ForEachLine(std::string_view text, const std::string& name, std::string* er
   return true;
 }
 
+// The header's on|off options under their JSON names (const or not, as the header).
+template <typename Header>
+auto Switches(Header& header) {
+  using Field = decltype(&header.limits);
+  return std::array<std::pair<const char*, Field>, 3>{
+      {{"limits", &header.limits}, {"body_help", &header.body_help}, {"ground", &header.ground}}};
+}
+
+// The header's "props": the command line's props as placed (files as the trace names them).
+bool ReadHeaderProps(LineReader& r, const Json& j, std::vector<PropPlacement>* props) {
+  if (!j.is_array()) return r.Fail("props", "not an array");
+  if (j.size() > World::kMaxProps) {
+    return r.Fail("props", "more than " + std::to_string(World::kMaxProps) + " props");
+  }
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string path = "props[" + std::to_string(i) + "].";
+    PropPlacement p;
+    if (!r.Object(j[i], "props[" + std::to_string(i) + "]") ||
+        !r.String(j[i], "file", path, &p.file) || !r.Vec3(j[i], "position", path, &p.position_ms) ||
+        !r.Number(j[i], "yaw_deg", path, &p.yaw_deg)) {
+      return false;
+    }
+    props->push_back(std::move(p));
+  }
+  return true;
+}
+
 bool ReadFileBounded(const std::filesystem::path& path, std::string* text, std::string* error) {
   return anim::ReadRegularFile(path, kMaxTraceFileBytes, text, error);
 }
 
-}  // namespace
-
-std::string TraceHeaderLine(const TraceHeader& header) {
-  const Json j = {{"ikpose_trace", 1},   {"model", header.model},       {"scene", header.scene},
-                  {"clip", header.clip}, {"policies", header.policies}, {"fps", header.fps}};
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-std::string TraceFrameLine(const TraceFrame& frame) {
-  Json limbs = Json::object();
-  for (anim::Limb limb : anim::kLimbs) {
-    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
-    const LimbSample& s = frame.limbs[static_cast<int>(limb)];
-    if (!in.has_target && !s.solved) continue;
-    Json j = SampleJson(s);
-    if (in.has_target) j["input"] = InputJson(in);
-    limbs[std::string(anim::LimbName(limb))] = std::move(j);
-  }
-  Json j = {{"frame", frame.frame}, {"time", frame.time}, {"limbs", std::move(limbs)}};
-  if (frame.clip_time) j["clip_time"] = *frame.clip_time;
-  return j.dump();
-}
-
-bool WriteTraceFile(const std::filesystem::path& path, const TraceHeader& header,
-                    const std::vector<TraceFrame>& frames, std::string* error) {
-  // Line by line: a long trace is never held whole as text.
-  anim::AtomicFileWriter writer;
-  if (!writer.Open(path, error) || !writer.Write(TraceHeaderLine(header) + "\n", error)) {
-    return false;
-  }
-  for (const TraceFrame& frame : frames) {
-    if (!writer.Write(TraceFrameLine(frame) + "\n", error)) return false;
-  }
-  return writer.Commit(error);
-}
-
-bool ParseTrace(std::string_view text, const std::string& name, TraceHeader* header,
-                std::vector<TraceFrame>* frames, std::string* error) {
-  frames->clear();
-  bool have_header = false;
-  return ForEachLine(text, name, error,
-                     [&](const Json& j, int, LineReader& r) {
-                       if (!have_header) {
-                         const Json* version = r.Member(j, "ikpose_trace", "ikpose_trace");
-                         if (!version) return;
-                         if (*version != 1) {
-                           r.Fail("ikpose_trace", "not 1 (a trace file of another version)");
-                           return;
-                         }
-                         if (!r.String(j, "model", "", &header->model) ||
-                             !r.String(j, "scene", "", &header->scene) ||
-                             !r.String(j, "clip", "", &header->clip) ||
-                             !r.Number(j, "fps", "", &header->fps)) {
-                           return;
-                         }
-                         if (!(header->fps > 0.f)) {
-                           r.Fail("fps", "not positive");
-                           return;
-                         }
-                         const Json* policies = r.Member(j, "policies", "policies");
-                         if (!policies) return;
-                         if (!policies->is_array()) {
-                           r.Fail("policies", "not an array of strings");
-                           return;
-                         }
-                         header->policies.clear();
-                         for (const Json& p : *policies) {
-                           if (!p.is_string()) {
-                             r.Fail("policies", "not an array of strings");
-                             return;
-                           }
-                           header->policies.push_back(p.get<std::string>());
-                         }
-                         have_header = true;
-                         return;
-                       }
-                       if (frames->size() >= static_cast<std::size_t>(kMaxTraceFrames)) {
-                         r.Fail("", "more than " + std::to_string(kMaxTraceFrames) + " frames");
-                         return;
-                       }
-                       TraceFrame f;
-                       const Json* number = r.Member(j, "frame", "frame");
-                       if (!number) return;
-                       if (!number->is_number_integer() || *number < 0 ||
-                           *number > kMaxTraceFrames * 1000) {
-                         r.Fail("frame", "not a frame number");
-                         return;
-                       }
-                       f.frame = number->get<int>();
-                       if (!r.Number(j, "time", "", &f.time)) return;
-                       if (!frames->empty() && !(f.time > frames->back().time)) {
-                         r.Fail("time", "not after the previous frame's");
-                         return;
-                       }
-                       if (j.contains("clip_time")) {
-                         float clip_time = 0.f;
-                         if (!r.Number(j, "clip_time", "", &clip_time)) return;
-                         f.clip_time = clip_time;
-                       }
-                       const Json* limbs = r.Member(j, "limbs", "limbs");
-                       if (!limbs || !r.Object(*limbs, "limbs")) return;
-                       for (const auto& [key, value] : limbs->items()) {
-                         const std::string path = "limbs." + key + ".";
-                         const std::optional<anim::Limb> limb = LimbNamed(key);
-                         if (!limb) {
-                           r.Fail("limbs." + key,
-                                  "unknown limb (left_arm, right_arm, left_leg, right_leg)");
-                           return;
-                         }
-                         if (!r.Object(value, "limbs." + key)) return;
-                         const int l = static_cast<int>(*limb);
-                         if (value.contains("input") &&
-                             !ReadInput(r, value["input"], path + "input.", &f.inputs[l])) {
-                           return;
-                         }
-                         if (!ReadSample(r, value, path, &f.limbs[l])) return;
-                       }
-                       frames->push_back(std::move(f));
-                     }) &&
-         (have_header || [&] {
-           *error = name + ": empty trace file (no header line)";
-           return false;
-         }());
-}
-
-bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
-                   std::vector<TraceFrame>* frames, std::string* error) {
-  std::string text;
-  if (!ReadFileBounded(path, &text, error)) return false;
-  return ParseTrace(text, path.string(), header, frames, error);
-}
-
-namespace {
-
-// Reads one line of a targets file into `key`, holding the previous key's targets for the limbs
-// the line does not place; `last_time` is the previous line's time (NaN before the first).
 // "ladder": {"base": [x,y,z], "rung_spacing": s, "rung_count": n, "rail_width": w,
 // "rung_radius": r, "first_rung_height": h}, every field but the base optional.
 bool ReadLadderInput(LineReader& r, const Json& j, LadderInput* in) {
@@ -468,6 +371,197 @@ bool ReadPropInputs(LineReader& r, const Json& j, std::vector<PropInput>* held) 
   return true;
 }
 
+}  // namespace
+
+std::string TraceHeaderLine(const TraceHeader& header) {
+  Json j = {{"ikpose_trace", 1},   {"model", header.model},       {"scene", header.scene},
+            {"clip", header.clip}, {"policies", header.policies}, {"fps", header.fps}};
+  for (const auto& [key, value] : Switches(header)) {
+    if (*value) j[key] = **value;
+  }
+  if (!header.props.empty()) {
+    Json props = Json::array();
+    for (const PropPlacement& p : header.props) {
+      props.push_back({{"file", p.file}, {"position", Vec(p.position_ms)}, {"yaw_deg", p.yaw_deg}});
+    }
+    j["props"] = std::move(props);
+  }
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string TraceFrameLine(const TraceFrame& frame, const TraceFrame* previous) {
+  Json limbs = Json::object();
+  for (anim::Limb limb : anim::kLimbs) {
+    const LimbInput& in = frame.inputs[static_cast<int>(limb)];
+    const LimbSample& s = frame.limbs[static_cast<int>(limb)];
+    if (!in.has_target && !s.solved) continue;
+    Json j = SampleJson(s);
+    if (in.has_target) j["input"] = InputJson(in);
+    limbs[std::string(anim::LimbName(limb))] = std::move(j);
+  }
+  Json j = {{"frame", frame.frame}, {"time", frame.time}, {"limbs", std::move(limbs)}};
+  if (frame.clip_time) j["clip_time"] = *frame.clip_time;
+  // The ladder and props only where they change: a frame without them holds the previous one's.
+  static const std::optional<LadderInput> kNoLadder;
+  static const std::vector<PropInput> kNoProps;
+  if (frame.ladder != (previous ? previous->ladder : kNoLadder)) {
+    j["ladder"] = frame.ladder ? LadderJson(*frame.ladder) : Json(nullptr);
+  }
+  if (frame.props != (previous ? previous->props : kNoProps)) {
+    Json props = Json::array();
+    for (const PropInput& p : frame.props) {
+      props.push_back(
+          {{"index", p.index}, {"position", Vec(p.position_ms)}, {"yaw_deg", p.yaw_deg}});
+    }
+    j["props"] = std::move(props);
+  }
+  return j.dump();
+}
+
+bool WriteTraceFile(const std::filesystem::path& path, const TraceHeader& header,
+                    const std::vector<TraceFrame>& frames, std::string* error) {
+  // Line by line: a long trace is never held whole as text.
+  anim::AtomicFileWriter writer;
+  if (!writer.Open(path, error) || !writer.Write(TraceHeaderLine(header) + "\n", error)) {
+    return false;
+  }
+  const TraceFrame* previous = nullptr;
+  for (const TraceFrame& frame : frames) {
+    if (!writer.Write(TraceFrameLine(frame, previous) + "\n", error)) return false;
+    previous = &frame;
+  }
+  return writer.Commit(error);
+}
+
+bool ParseTrace(std::string_view text, const std::string& name, TraceHeader* header,
+                std::vector<TraceFrame>* frames, std::string* error) {
+  frames->clear();
+  bool have_header = false;
+  return ForEachLine(text, name, error,
+                     [&](const Json& j, int, LineReader& r) {
+                       if (!have_header) {
+                         const Json* version = r.Member(j, "ikpose_trace", "ikpose_trace");
+                         if (!version) return;
+                         if (*version != 1) {
+                           r.Fail("ikpose_trace", "not 1 (a trace file of another version)");
+                           return;
+                         }
+                         if (!r.String(j, "model", "", &header->model) ||
+                             !r.String(j, "scene", "", &header->scene) ||
+                             !r.String(j, "clip", "", &header->clip) ||
+                             !r.Number(j, "fps", "", &header->fps)) {
+                           return;
+                         }
+                         if (!(header->fps > 0.f)) {
+                           r.Fail("fps", "not positive");
+                           return;
+                         }
+                         const Json* policies = r.Member(j, "policies", "policies");
+                         if (!policies) return;
+                         if (!policies->is_array()) {
+                           r.Fail("policies", "not an array of strings");
+                           return;
+                         }
+                         header->policies.clear();
+                         for (const Json& p : *policies) {
+                           if (!p.is_string()) {
+                             r.Fail("policies", "not an array of strings");
+                             return;
+                           }
+                           header->policies.push_back(p.get<std::string>());
+                         }
+                         for (const auto& [key, value] : Switches(*header)) {
+                           value->reset();
+                           if (!r.Member(j, key, key, false)) continue;
+                           bool on = false;
+                           if (!r.Bool(j, key, "", &on)) return;
+                           *value = on;
+                         }
+                         header->props.clear();
+                         if (const Json* props = r.Member(j, "props", "props", false)) {
+                           if (!ReadHeaderProps(r, *props, &header->props)) return;
+                         }
+                         have_header = true;
+                         return;
+                       }
+                       if (frames->size() >= static_cast<std::size_t>(kMaxTraceFrames)) {
+                         r.Fail("", "more than " + std::to_string(kMaxTraceFrames) + " frames");
+                         return;
+                       }
+                       TraceFrame f;
+                       const Json* number = r.Member(j, "frame", "frame");
+                       if (!number) return;
+                       if (!number->is_number_integer() || *number < 0 ||
+                           *number > kMaxTraceFrames * 1000) {
+                         r.Fail("frame", "not a frame number");
+                         return;
+                       }
+                       f.frame = number->get<int>();
+                       if (!r.Number(j, "time", "", &f.time)) return;
+                       if (!frames->empty() && !(f.time > frames->back().time)) {
+                         r.Fail("time", "not after the previous frame's");
+                         return;
+                       }
+                       if (j.contains("clip_time")) {
+                         float clip_time = 0.f;
+                         if (!r.Number(j, "clip_time", "", &clip_time)) return;
+                         f.clip_time = clip_time;
+                       }
+                       // The ladder and props in force: held from the previous frame
+                       // unless this one gives them ("ladder": null, "props": []: none).
+                       if (!frames->empty()) {
+                         f.ladder = frames->back().ladder;
+                         f.props = frames->back().props;
+                       }
+                       if (const Json* ladder = r.Member(j, "ladder", "ladder", false)) {
+                         f.ladder.reset();
+                         if (!ladder->is_null()) {
+                           LadderInput in;
+                           if (!ReadLadderInput(r, *ladder, &in)) return;
+                           f.ladder = in;
+                         }
+                       }
+                       if (const Json* props = r.Member(j, "props", "props", false)) {
+                         f.props.clear();
+                         if (!ReadPropInputs(r, *props, &f.props)) return;
+                       }
+                       const Json* limbs = r.Member(j, "limbs", "limbs");
+                       if (!limbs || !r.Object(*limbs, "limbs")) return;
+                       for (const auto& [key, value] : limbs->items()) {
+                         const std::string path = "limbs." + key + ".";
+                         const std::optional<anim::Limb> limb = LimbNamed(key);
+                         if (!limb) {
+                           r.Fail("limbs." + key,
+                                  "unknown limb (left_arm, right_arm, left_leg, right_leg)");
+                           return;
+                         }
+                         if (!r.Object(value, "limbs." + key)) return;
+                         const int l = static_cast<int>(*limb);
+                         if (value.contains("input") &&
+                             !ReadInput(r, value["input"], path + "input.", &f.inputs[l])) {
+                           return;
+                         }
+                         if (!ReadSample(r, value, path, &f.limbs[l])) return;
+                       }
+                       frames->push_back(std::move(f));
+                     }) &&
+         (have_header || [&] {
+           *error = name + ": empty trace file (no header line)";
+           return false;
+         }());
+}
+
+bool ReadTraceFile(const std::filesystem::path& path, TraceHeader* header,
+                   std::vector<TraceFrame>* frames, std::string* error) {
+  std::string text;
+  if (!ReadFileBounded(path, &text, error)) return false;
+  return ParseTrace(text, path.string(), header, frames, error);
+}
+
+namespace {
+
+// Reads one line of a targets file into `key`, holding the previous key's targets for the limbs
+// the line does not place; `last_time` is the previous line's time (NaN before the first).
 bool ReadTargetKey(const Json& j, LineReader& r, const TargetKey* previous, float last_time,
                    TargetKey* key) {
   *key = previous ? *previous : TargetKey{};

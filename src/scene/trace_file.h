@@ -1,11 +1,16 @@
 // Trace files and target paths: JSON Lines, one frame (or one target key) per line.
 //
 // What: a trace file opens with a header line, {"ikpose_trace": 1, "model": .., "scene": ..,
-// "clip": .., "policies": [..], "fps": n}, then one line per recorded frame:
+// "clip": .., "policies": [..], "fps": n, "limits": b, "body_help": b, "ground": b, "props":
+// [{"file": .., "position": [..], "yaw_deg": a}]} (the last four when known), then
+// one line per recorded frame:
 //   {"frame": i, "time": t, "clip_time": ct, "limbs": {"left_leg": {"input": {"target": [..],
-//    "pole": [..]}, "solved": true, "policy": .., "reach": .., "reach_margin": m, ..}}}
+//    "pole": [..]}, "solved": true, "policy": .., "reach": .., "reach_margin": m, ..}},
+//    "ladder": {"base": [..], "rung_spacing": s, ..}, "props": [{"index": i, ..}]}
 // (every LimbSample field, scene/trace.h, under its own name; a limb neither given nor solved is
-// left out). A targets file (`ikpose trace --targets`) holds a game's path of targets:
+// left out). The game's ladder (where it stands and its sizes) and the props it moved are
+// written on the frames where they change and held until then ("ladder": null: none). A targets
+// file (`ikpose trace --targets`) holds a game's path of targets:
 //   {"time": t, "limbs": {"left_arm": {"target": [x, y, z], "pole": [x, y, z]}}}
 // poles optional, times strictly increasing; a limb absent from a line keeps its last target
 // and pole, a limb on a line takes that line's target and pole (none if the line has none).
@@ -30,6 +35,7 @@
 #include <vector>
 
 #include "scene/trace.h"
+#include "scene/world.h"
 
 namespace ikpose::scene {
 
@@ -45,13 +51,21 @@ struct TraceHeader {
   std::string clip;   // "" for none
   std::vector<std::string> policies;  // the --policy words
   float fps = 60.f;
+  // What was on when the frames were solved (none: not said, the scenario's or the default):
+  // joint limits, the body's help to a limb out of reach, feet on the floor and props.
+  std::optional<bool> limits;
+  std::optional<bool> body_help;
+  std::optional<bool> ground;
+  // The command line's props (--prop; the scenario's come with it), files named as `model` is.
+  std::vector<PropPlacement> props;
 
   bool operator==(const TraceHeader&) const = default;
 };
 
-// One line each, without the newline.
+// One line each, without the newline. A frame's ladder and props are written only when they
+// differ from `previous`'s (the frame written before it; none for the first).
 std::string TraceHeaderLine(const TraceHeader& header);
-std::string TraceFrameLine(const TraceFrame& frame);
+std::string TraceFrameLine(const TraceFrame& frame, const TraceFrame* previous);
 
 // Header and frames, written line by line through a temporary file renamed into place (the
 // text is never held whole); false with one line.

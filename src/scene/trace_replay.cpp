@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "scene/world.h"
+
 namespace ikpose::scene {
 
 namespace {
@@ -69,6 +71,10 @@ std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const Posing
                                           TraceFrame* recorded, std::string* error,
                                           std::shared_ptr<const RigFacts> facts) {
   PosingRequest request = FrameRequest(base, input);
+  if (!input.props.empty()) {  // the props as the frame had them
+    request.world = MoveProps(base.world, input.props, error);
+    if (!request.world) return nullptr;
+  }
   if (policy) request = WithPolicy(request, input, *policy);
   std::unique_ptr<PosingSession> session = BuildSession(model, request, error, std::move(facts));
   if (session && recorded) *recorded = RecordFrame(*session, input.frame, input.time, input.inputs);

@@ -40,6 +40,8 @@ std::vector<std::pair<std::string, anim::KneePolicy>> PoliciesUnder(const TraceF
 
 // The frame's situation (BuildSituation of its FrameRequest): built once, solved as given and
 // under each policy by the SolveFrame below, its clip sampled once. Null with one line in *error.
+// The frame's props are the caller's to place in `base.world` (MoveProps; `ikpose trace` keeps
+// the moved world while they stay).
 std::unique_ptr<PosingSession> FrameSituation(const anim::Model& model, const PosingRequest& base,
                                               const TraceFrame& input, std::string* error,
                                               std::shared_ptr<const RigFacts> facts = nullptr);
@@ -50,8 +52,9 @@ std::unique_ptr<PosingSession> SolveFrame(const PosingSession& situation, const 
                                           std::optional<anim::KneePolicy> policy,
                                           TraceFrame* recorded, std::string* error);
 
-// The frame's input solved (under `policy` when given) and recorded. Null session and one line
-// in *error when it cannot be built. `facts`: the model's, measured once for every frame.
+// The frame's input solved (under `policy` when given) and recorded, its props placed. Null
+// session and one line in *error when it cannot be built. `facts`: the model's, measured once for
+// every frame.
 std::unique_ptr<PosingSession> SolveFrame(const anim::Model& model, const PosingRequest& base,
                                           const TraceFrame& input,
                                           std::optional<anim::KneePolicy> policy,

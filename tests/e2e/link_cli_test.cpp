@@ -203,7 +203,10 @@ TEST(LinkCli, TheGamesClipTimeLadderAndPropsArriveAndTraceAsTheSameLinesFromAFil
     frame.time = i / 60.0;
     if (i == 0) ikpose_link_set_clip_time(&frame, 0.5);
     if (i == 3) ikpose_link_set_clip_time(&frame, 0.1);
-    if (i == 1) ikpose_link_set_ladder(&frame, 0.f, 0.f, 0.37f);
+    if (i == 1) {
+      ikpose_link_set_ladder(&frame, 0.f, 0.f, 0.37f);
+      ikpose_link_set_ladder_size(&frame, 0.32f, 0.27f, 0.022f, 0.48f, 11);
+    }
     if (i == 2) ikpose_link_move_prop(&frame, 0, 1.5f, 0.f, 1.f, 30.f);
     ASSERT_EQ(ikpose_link_send_frame(&link, &frame), 0) << link.error;
   }
@@ -224,6 +227,16 @@ TEST(LinkCli, TheGamesClipTimeLadderAndPropsArriveAndTraceAsTheSameLinesFromAFil
     for (const auto& [limb, sample] : j["limbs"].items()) {
       EXPECT_NEAR(sample["target"][2].get<double>(), i == 0 ? 0.35 : 0.37, 1e-5) << i << limb;
     }
+    // The game's ladder whole where it came (its sizes as sent), the moved prop where it moved.
+    EXPECT_EQ(j.contains("ladder"), i == 1) << line.substr(0, 300);
+    EXPECT_EQ(j.contains("props"), i == 2) << line.substr(0, 300);
+    if (i == 1) {
+      EXPECT_NEAR(j["ladder"]["rung_spacing"].get<double>(), 0.32, 1e-6);
+      EXPECT_NEAR(j["ladder"]["first_rung_height"].get<double>(), 0.27, 1e-6);
+      EXPECT_NEAR(j["ladder"]["rung_radius"].get<double>(), 0.022, 1e-6);
+      EXPECT_NEAR(j["ladder"]["rail_width"].get<double>(), 0.48, 1e-6);
+      EXPECT_EQ(j["ladder"]["rung_count"], 11);
+    }
   }
 
   // The same lines from a file: the same report.
@@ -235,7 +248,11 @@ TEST(LinkCli, TheGamesClipTimeLadderAndPropsArriveAndTraceAsTheSameLinesFromAFil
     l << "{\"time\": " << i / 60.0 << ", \"limbs\": {}";
     if (i == 0) l << ", \"clip_time\": 0.5";
     if (i == 3) l << ", \"clip_time\": 0.1";
-    if (i == 1) l << ", \"ladder\": {\"base\": [0, 0, 0.37]}";
+    if (i == 1) {
+      l << ", \"ladder\": {\"base\": [0, 0, 0.37], \"rung_spacing\": 0.32, "
+           "\"first_rung_height\": 0.27, \"rung_radius\": 0.022, \"rail_width\": 0.48, "
+           "\"rung_count\": 11}";
+    }
     if (i == 2) l << ", \"props\": [{\"index\": 0, \"position\": [1.5, 0, 1], \"yaw_deg\": 30}]";
     text += l.str() + "}\n";
   }

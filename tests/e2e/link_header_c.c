@@ -11,6 +11,8 @@ int ikpose_link_c_check(void) {
   frame.time = 0.5;
   ikpose_link_set_target(&frame, IKPOSE_LINK_LEFT_LEG, 0.1f, 0.4f, -0.3f);
   ikpose_link_set_pole(&frame, IKPOSE_LINK_LEFT_LEG, 0.1f, 0.5f, 1.0f);
+  ikpose_link_set_ladder(&frame, 0.0f, 0.0f, 0.4f);
+  ikpose_link_set_ladder_size(&frame, 0.3f, 0.25f, 0.02f, 0.5f, 12);
   if (ikpose_link_send_frame(&link, &frame) != 0) return 1;
   return ikpose_link_close(&link);
 }

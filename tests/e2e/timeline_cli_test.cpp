@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 namespace ikpose::test {
 namespace {
 
+namespace fs = std::filesystem;
 using Json = nlohmann::json;
 using Vec = std::array<double, 3>;
 
@@ -133,6 +135,101 @@ TEST(TimelineCli, TraceOpensOnTheTimelineWithItsPopSelectedAndExplained) {
       << "the seed ghost is not what pose --policy seed gives";
   EXPECT_GT(Distance(Get(timeline["ghosts"]["natural"]["left_leg"]["knee"]), seed_knee), 0.1)
       << "the natural ghost should keep the knee in front, away from the seed's";
+}
+
+// A game's ladder (where it stands and its sizes), the props it moved, and limits and body help
+// switched off: `trace --out` keeps them, written where they change, and the trace opened again
+// poses every frame with them, as the trace solved it.
+TEST(TimelineCli, ATraceKeepsTheLaddersSizesThePropsAndTheSwitchesAndOpensWithThem) {
+  const std::string dir = MakeTempDir();
+  const std::string targets = dir + "/game.jsonl";
+  std::ofstream(targets)
+      << "{\"time\": 0, \"limbs\": {\"left_leg\": {\"target\": [0.14, 0.35, 0.25]}}}\n"
+         "{\"time\": 0.1, \"limbs\": {}, \"ladder\": {\"base\": [0.05, 0, 0.4], "
+         "\"rung_spacing\": 0.28, \"first_rung_height\": 0.3, \"rung_radius\": 0.025, "
+         "\"rail_width\": 0.45, \"rung_count\": 9}}\n"
+         "{\"time\": 0.2, \"limbs\": {}, \"props\": [{\"index\": 0, \"position\": [0.8, 0, "
+         "1], \"yaw_deg\": 20}]}\n"
+         "{\"time\": 0.3, \"limbs\": {\"left_leg\": {\"target\": [0.3, 0.6, 0.5]}}}\n";
+  const std::string box = std::string(IKPOSE_SOURCE_DIR) + "/assets/props/box.glb";
+  const std::string trace = dir + "/game_trace.jsonl";
+  const ProgramResult traced =
+      RunIkpose({"trace", "--targets", targets, "--prop", box + "@1,0,1", "--limits", "off",
+                 "--body-help", "off", "--fps", "10", "--out", trace, "--json"});
+  ASSERT_EQ(traced.exit_code, 0) << traced.err;
+
+  std::ifstream in(trace);
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  const Json header = Json::parse(line);
+  EXPECT_EQ(header["limits"], false) << line;
+  EXPECT_EQ(header["body_help"], false) << line;
+  EXPECT_EQ(header["ground"], true) << line;      // the feet stand on the prop
+  ASSERT_EQ(header["props"].size(), 1u) << line;  // --prop, named from the trace's folder
+  EXPECT_EQ(fs::path(dir) / header["props"][0]["file"].get<std::string>(), fs::path(box)) << line;
+  std::vector<Json> frames;
+  while (std::getline(in, line)) frames.push_back(Json::parse(line));
+  ASSERT_EQ(frames.size(), 4u);
+  // Written where they change only: the ladder whole on frame 1, the prop on frame 2.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(frames[static_cast<std::size_t>(i)].contains("ladder"), i == 1) << i;
+    EXPECT_EQ(frames[static_cast<std::size_t>(i)].contains("props"), i == 2) << i;
+  }
+  const Json& ladder = frames[1]["ladder"];
+  EXPECT_EQ(ladder["rung_count"], 9);
+  EXPECT_NEAR(ladder["rung_spacing"].get<double>(), 0.28, 1e-6);
+  EXPECT_NEAR(ladder["first_rung_height"].get<double>(), 0.3, 1e-6);
+  EXPECT_NEAR(ladder["rung_radius"].get<double>(), 0.025, 1e-6);
+  EXPECT_NEAR(ladder["rail_width"].get<double>(), 0.45, 1e-6);
+
+  // Opened at frame 1 (the prop not moved yet) and frame 3 (moved): the same ladder, props,
+  // switches and knee as the trace.
+  for (const int at : {1, 3}) {
+    const std::string report = dir + "/report" + std::to_string(at) + ".json";
+    const ProgramResult opened =
+        RunIkpose({"render", "--trace", trace, "--frame", std::to_string(at), "--out",
+                   dir + "/x.png", "--size", "160x120", "--report", report});
+    ASSERT_EQ(opened.exit_code, 0) << opened.err;
+    const Json shown = ReadJson(report);
+    ASSERT_TRUE(shown.contains("ladder")) << at;
+    EXPECT_LE(Distance(Get(shown["ladder"]["base_ms"]), {0.05, 0.0, 0.4}), 1e-6) << at;
+    EXPECT_EQ(shown["ladder"]["rung_count"], 9) << at;
+    EXPECT_NEAR(shown["ladder"]["rung_spacing"].get<double>(), 0.28, 1e-6) << at;
+    EXPECT_NEAR(shown["ladder"]["rail_width"].get<double>(), 0.45, 1e-6) << at;
+    ASSERT_EQ(shown["props"].size(), 1u) << at;
+    const Vec prop = at == 1 ? Vec{1.0, 0.0, 1.0} : Vec{0.8, 0.0, 1.0};
+    EXPECT_LE(Distance(Get(shown["props"][0]["position_ms"]), prop), 1e-6) << at;
+    EXPECT_NEAR(shown["props"][0]["yaw_deg"].get<double>(), at == 1 ? 0.0 : 20.0, 1e-4) << at;
+    EXPECT_EQ(shown["limits"]["enabled"], false) << at;
+    EXPECT_EQ(shown["body_help"]["enabled"], false) << at;
+    const Json& recorded = frames[static_cast<std::size_t>(at)]["limbs"]["left_leg"];
+    EXPECT_LE(Distance(Get(shown["chains"]["left_leg"]["b"]), Get(recorded["knee"])), 2e-5) << at;
+  }
+}
+
+// A trace file whose ladder or props no situation can have: one error line naming it.
+TEST(TimelineCli, ATraceWithAnImpossibleLadderOrPropIsOneErrorLine) {
+  const std::string dir = MakeTempDir();
+  const std::string header =
+      "{\"ikpose_trace\": 1, \"model\": \"\", \"scene\": \"\", \"clip\": \"\", "
+      "\"policies\": [], \"fps\": 60}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"{\"frame\": 0, \"time\": 0, \"limbs\": {}, \"ladder\": {\"base\": [0, 0, 0], "
+       "\"rung_count\": 1e9}}\n",
+       "ladder.jsonl:2: ladder.rung_count: "},
+      {"{\"frame\": 0, \"time\": 0, \"limbs\": {}, \"props\": [{\"index\": 3, "
+       "\"position\": [0, 0, 0]}]}\n",
+       "no prop 3"}};
+  for (const auto& [frame, says] : cases) {
+    const std::string trace =
+        dir + (says.rfind("ladder", 0) == 0 ? "/ladder.jsonl" : "/prop.jsonl");
+    std::ofstream(trace) << header << frame;
+    const ProgramResult r = RunIkpose({"render", "--trace", trace, "--out", dir + "/x.png"});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_EQ(r.err.rfind("ikpose: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 TEST(TimelineCli, ABrokenTraceIsOneErrorLineNamingItsLine) {

@@ -1,6 +1,8 @@
 """`ikpose view --listen` in a real window under Xvfb: examples/link_sender plays the left-leg
-sweep to it in real time as a game would; the window records it on its timeline and flags the
-seed's pop with its cause as it happens (screenshot in WORKDIR/link.png). Then a game sends a
+sweep to it in real time as a game would; the window records every frame of it on its timeline
+and flags the seed's pop with its cause as it happens (screenshot in WORKDIR/link.png). The test
+waits for ikpose to have read what a game sent (the kernel's connection table), never a fixed
+time, so a loaded machine records the same. Then a game sends a
 bad line: it is disconnected with the reason, and the window carries on. The game's frames
 leave no undo steps.
 Usage: window_link.py IKPOSE SEND_CLOSE WORKDIR LINK_SENDER SWEEP.jsonl"""
@@ -10,7 +12,12 @@ import subprocess
 import sys
 import time
 
+from link_wait import wait_until_read
+
 exe, send_close, workdir, sender, sweep = sys.argv[1:6]
+
+
+
 os.makedirs(workdir, exist_ok=True)
 report = os.path.join(workdir, "report.json")
 if os.path.exists(report):
@@ -31,14 +38,15 @@ try:
                           timeout=30)
     assert sent.returncode == 0, sent.stderr
     print(sent.stdout.strip())
-    time.sleep(1.0)
+    wait_until_read(port)
+    time.sleep(0.5)  # for the picture only: the window draws what it took
     subprocess.run(["import", "-window", "root", os.path.join(workdir, "link.png")], check=True)
     # A game with a bad line after a good one.
     bad = os.path.join(workdir, "bad.jsonl")
     with open(bad, "w") as f:
         f.write('{"time": 5, "limbs": {}}\nnot json\n')
     subprocess.run([sender, "--port", port, "--raw", bad], capture_output=True, timeout=30)
-    time.sleep(0.5)
+    wait_until_read(port)
     subprocess.run([send_close, wid], check=True)
     code = app.wait(timeout=15)
 finally:
@@ -55,11 +63,16 @@ assert link["received"] == 62, link  # the sweep's 61 lines and the bad game's g
 assert link["connections"] == 2 and link["dropped"] == 0, link
 assert link["last_error"] == "link:2: not valid JSON", link
 assert link["applied"] + link["skipped"] == 62, link
-# Recorded live at the window's rate: at least a frame for every few of the game's.
-assert timeline["frames"] >= 10, timeline["frames"]
+# Every frame of the game is on the timeline, however slowly the window draws: the sweep's 61
+# after the first situation seen (the bad game's good line changes nothing).
+assert link["merged"] == 0, link
+assert timeline["frames"] == 62, timeline["frames"]
+# The one pop `ikpose trace --policy seed` finds in the sweep, at its frame (30, after the
+# baseline), with its cause.
 pops = [p for p in timeline["pops"] if p["limb"] == "left_leg"]
-assert pops, "the seed's pop was not flagged"
+assert len(pops) == 1, pops
 assert pops[0]["cause"] == "knee_reference_crossed_axis", pops
+assert pops[0]["index"] == 31, pops
 # The game's frames are not the user's edits: none of them is an undo step.
 history = viewer["history"]
 assert history["undo_steps"] == 0, history

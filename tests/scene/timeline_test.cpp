@@ -120,3 +120,38 @@ TEST(Timeline, ALiveFrameUnderAPolicyIsWhatTheOneRoadGives) {
 
 }  // namespace
 }  // namespace ikpose::scene
+
+namespace ikpose::scene {
+namespace {
+
+// A game that moves only its ladder changes the situation: the move is recorded, and scrubbing
+// back puts the ladder where it stood then (and off where it was off).
+TEST(Timeline, AMovedLadderIsRecordedAndPutBackWhereItStood) {
+  const anim::Model model = test::TwoLegRig();
+  PosingSession session(model);
+  Timeline timeline(64);
+  session.Evaluate();
+  RecordLive(session, 1.f / 60.f, timeline);  // the baseline: no ladder
+  session.ladder_enabled = true;
+  session.ladder.base_ms = {0.f, 0.f, 0.4f};
+  session.ladder.rung_spacing = 0.28f;
+  session.Evaluate();
+  EXPECT_TRUE(RecordLive(session, 1.f / 60.f, timeline));
+  session.ladder.base_ms.z = 0.6f;
+  session.Evaluate();
+  EXPECT_TRUE(RecordLive(session, 1.f / 60.f, timeline));
+  ASSERT_EQ(timeline.recorder.size(), 3u);
+  EXPECT_FALSE(timeline.recorder[0].ladder);
+  ASSERT_TRUE(timeline.recorder[1].ladder);
+  EXPECT_EQ(timeline.recorder[1].ladder->rung_spacing, 0.28f);
+
+  RestoreInput(timeline.recorder[1], session);
+  EXPECT_TRUE(session.ladder_enabled);
+  EXPECT_EQ(session.ladder.base_ms.z, 0.4f);
+  EXPECT_EQ(session.ladder.rung_spacing, 0.28f);
+  RestoreInput(timeline.recorder[0], session);
+  EXPECT_FALSE(session.ladder_enabled);
+}
+
+}  // namespace
+}  // namespace ikpose::scene

@@ -12,6 +12,7 @@
 #include "anim/skeleton.h"
 #include "anim/test_rigs.h"
 #include "ik/two_bone_positions.h"
+#include "scene/ladder.h"
 #include "scene/pop_detector.h"
 #include "scene/posing_request.h"
 #include "scene/trace.h"
@@ -139,7 +140,7 @@ TEST(TraceReplay, ASituationBuiltOnceSolvesEveryPolicyAsBuildingItForEachDoes) {
       const auto b = BuildSession(model, request, &error);
       ASSERT_TRUE(b) << error;
       own = RecordFrame(*b, in.frame, in.time, in.inputs);
-      EXPECT_EQ(TraceFrameLine(shared), TraceFrameLine(own));
+      EXPECT_EQ(TraceFrameLine(shared, nullptr), TraceFrameLine(own, nullptr));
       EXPECT_EQ(a->pose().models_ms, b->pose().models_ms);
     }
   }
@@ -210,7 +211,7 @@ TEST(TraceFile, FramesReadBackEqual) {
   header.clip = "idle";
   header.policies = {"seed"};
   std::string text = TraceHeaderLine(header) + "\n";
-  for (const TraceFrame& f : frames) text += TraceFrameLine(f) + "\n";
+  for (const TraceFrame& f : frames) text += TraceFrameLine(f, nullptr) + "\n";
   TraceHeader read_header;
   std::vector<TraceFrame> read;
   std::string error;
@@ -218,6 +219,60 @@ TEST(TraceFile, FramesReadBackEqual) {
   EXPECT_EQ(read_header, header);
   ASSERT_EQ(read.size(), frames.size());
   for (std::size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(read[i], frames[i]) << "frame " << i;
+}
+
+// A game's ladder and props are written where they change and read back held on every frame
+// between; the header keeps what was on. A replay needs them on every frame, the file only once.
+TEST(TraceFile, TheLadderAndPropsInForceReadBackOnEveryFrameWrittenOnlyWhereTheyChange) {
+  std::vector<TraceFrame> frames(6);
+  Ladder sized;
+  sized.base_ms = {0.1f, 0.f, 0.4f};
+  sized.rung_spacing = 0.28f;
+  sized.rung_count = 9;
+  sized.rail_width = 0.45f;
+  sized.rung_radius = 0.025f;
+  sized.first_rung_height = 0.3f;
+  for (int i = 0; i < 6; ++i) {
+    TraceFrame& f = frames[static_cast<std::size_t>(i)];
+    f.frame = i;
+    f.time = static_cast<float>(i) / 60.f;
+    if (i >= 1 && i <= 3) f.ladder = LadderInput::Whole(sized);  // none again from frame 4
+    if (i >= 2) f.props = {{0, glm::vec3(0.8f, 0.f, 1.f), 20.f}};
+    if (i >= 3) f.props.push_back({2, glm::vec3(-1.f, 0.5f, 0.f), -90.f});
+  }
+  frames[3].ladder->base_ms.z = 0.5f;  // the game moved its ladder
+  TraceHeader header;
+  header.limits = false;
+  header.body_help = true;
+  header.ground = false;
+  std::string text = TraceHeaderLine(header) + "\n";
+  const TraceFrame* previous = nullptr;
+  std::vector<std::string> lines;
+  for (const TraceFrame& f : frames) {
+    lines.push_back(TraceFrameLine(f, previous));
+    text += lines.back() + "\n";
+    previous = &f;
+  }
+  // Written on frames 1 (given), 3 (moved) and 4 (gone); props on 2 and 3.
+  for (int i = 0; i < 6; ++i) {
+    const std::string& line = lines[static_cast<std::size_t>(i)];
+    EXPECT_EQ(line.find("\"ladder\"") != std::string::npos, i == 1 || i == 3 || i == 4) << line;
+    EXPECT_EQ(line.find("\"props\"") != std::string::npos, i == 2 || i == 3) << line;
+  }
+  EXPECT_NE(lines[1].find("\"rung_spacing\":0.28"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[4].find("\"ladder\":null"), std::string::npos) << lines[4];
+  TraceHeader read_header;
+  std::vector<TraceFrame> read;
+  std::string error;
+  ASSERT_TRUE(ParseTrace(text, "t.jsonl", &read_header, &read, &error)) << error;
+  EXPECT_EQ(read_header, header);
+  ASSERT_EQ(read.size(), frames.size());
+  for (std::size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(read[i], frames[i]) << "frame " << i;
+  EXPECT_EQ(read[2].ladder->Over(Ladder{}), sized);
+  // A header without them (an older trace) says nothing, and a replay keeps the scenario's.
+  ASSERT_TRUE(
+      ParseTrace(TraceHeaderLine(TraceHeader{}) + "\n", "t.jsonl", &read_header, &read, &error));
+  EXPECT_FALSE(read_header.limits || read_header.body_help || read_header.ground);
 }
 
 }  // namespace
@@ -349,7 +404,26 @@ TEST(TraceFile, MalformedLineIsOneErrorNamingItsLineAndField) {
        "\"x\", 0]}, \"solved\": false}}}",
        "t.jsonl:3: limbs.left_leg.input.target: not a number"},
       {std::string(kMaxTraceLineBytes + 1, ' ') + "{}", "t.jsonl:3: line longer than"},
-      {std::string(20, '[') + std::string(20, ']'), "t.jsonl:3: nested deeper"}};
+      {std::string(20, '[') + std::string(20, ']'), "t.jsonl:3: nested deeper"},
+      // A ladder or props no situation can have.
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"ladder\": {\"base\": [0, 0, 0], "
+       "\"rung_count\": 0}}",
+       "t.jsonl:3: ladder.rung_count: not a whole number in 1..1000"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"ladder\": {\"base\": [0, 0, 0], "
+       "\"rung_spacing\": -0.3}}",
+       "t.jsonl:3: ladder.rung_spacing: not over 0"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"ladder\": {\"base\": [0, 1e39, 0]}}",
+       "t.jsonl:3: ladder.base: not a finite number"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"ladder\": 7}",
+       "t.jsonl:3: ladder: not an object"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"props\": {}}",
+       "t.jsonl:3: props: not an array"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"props\": [{\"index\": -1, \"position\": "
+       "[0, 0, 0]}]}",
+       "t.jsonl:3: props[0].index: not a whole number in 0..63"},
+      {"{\"frame\": 1, \"time\": 1, \"limbs\": {}, \"props\": [{\"index\": 0, \"position\": "
+       "[0, 0, 0], \"yaw_deg\": \"x\"}]}",
+       "t.jsonl:3: props[0].yaw_deg: not a number"}};
   for (const auto& [bad, says] : cases) {
     TraceHeader h;
     std::vector<TraceFrame> frames;
@@ -363,6 +437,10 @@ TEST(TraceFile, MalformedLineIsOneErrorNamingItsLineAndField) {
   std::string error;
   EXPECT_FALSE(ParseTrace("{\"frame\": 0}\n", "t.jsonl", &h, &frames, &error));
   EXPECT_EQ(error, "t.jsonl:1: ikpose_trace: missing");
+  std::string switched = TraceHeaderLine(TraceHeader{});
+  switched.insert(switched.size() - 1, ", \"limits\": \"on\"");
+  EXPECT_FALSE(ParseTrace(switched + "\n", "t.jsonl", &h, &frames, &error));
+  EXPECT_EQ(error, "t.jsonl:1: limits: not true or false");
 }
 
 TEST(TraceFile, TargetsHoldUntilALaterLineMovesThem) {
