@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -132,6 +135,70 @@ TEST(PropsCli, ShinThroughARungAndALadderOutOfReachAreWarnedAbout) {
   EXPECT_NE(far.err.find("ikpose: warning: the ladder's rungs are out of the character's reach"),
             std::string::npos)
       << far.err;
+  fs::remove_all(dir);
+}
+
+// The JSON chunk of a .glb file (the header, then the chunk's length and type).
+json GlbJson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return json();
+  std::uint32_t length = 0;
+  std::memcpy(&length, bytes.data() + 12, 4);
+  return json::parse(bytes.substr(20, length));
+}
+
+// An exported pose shows what the character stands on: each prop is a root node named after
+// its file, at its placement, with the prop's mesh as it stands; --no-props leaves them out,
+// and what of a prop the file cannot hold is one note.
+TEST(PropsCli, ExportWritesThePropsBesideTheCharacter) {
+  const std::string dir = MakeTempDir();
+  const std::string box = (kProps / "box.glb").string();
+  const ProgramResult r =
+      RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop", box + "@0.22,0,0.05,30",
+                 "--prop", box + "@-0.5,0,0.4", "--out", dir + "/posed.glb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json gltf = GlbJson(dir + "/posed.glb");
+  ASSERT_TRUE(gltf.is_object());
+  const json& roots = gltf["scenes"][0]["nodes"];
+  std::map<std::string, json> props;
+  for (const json& root : roots) {
+    const json& node = gltf["nodes"][root.get<std::size_t>()];
+    if (node["name"].get<std::string>().rfind("box", 0) == 0) props[node["name"]] = node;
+  }
+  ASSERT_EQ(props.size(), 2u) << gltf["scenes"].dump();
+  const json& first = props["box"];
+  EXPECT_NEAR(first["translation"][0].get<double>(), 0.22, 1e-6);
+  EXPECT_NEAR(first["translation"][2].get<double>(), 0.05, 1e-6);
+  // 30 degrees about +Y: [0, sin 15, 0, cos 15].
+  EXPECT_NEAR(first["rotation"][1].get<double>(), std::sin(15.0 * M_PI / 180.0), 1e-6);
+  EXPECT_NEAR(props["box_2"]["translation"][0].get<double>(), -0.5, 1e-6);
+  // The box as it is made (tools/make_props): 40 cm square, 20 cm high, on the floor.
+  const json& mesh = gltf["meshes"][first["mesh"].get<std::size_t>()];
+  const json& position =
+      gltf["accessors"][mesh["primitives"][0]["attributes"]["POSITION"].get<int>()];
+  EXPECT_NEAR(position["min"][0].get<double>(), -0.2, 1e-6);
+  EXPECT_NEAR(position["min"][1].get<double>(), 0.0, 1e-6);
+  EXPECT_NEAR(position["max"][1].get<double>(), 0.2, 1e-6);
+  EXPECT_NE(r.out.find("prop box beside it"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("note: prop"), std::string::npos) << "nothing of the box is lost: " << r.out;
+
+  // --no-props: the character alone.
+  const ProgramResult alone =
+      RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop", box + "@0.22,0,0.05",
+                 "--no-props", "--out", dir + "/alone.glb"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  for (const json& node : GlbJson(dir + "/alone.glb")["nodes"]) EXPECT_NE(node["name"], "box");
+
+  // A rigged prop (the character itself) stands in its bind pose: its bones are not written,
+  // and export says so in one line.
+  const std::string rigged = (fs::path(IKPOSE_SOURCE_DIR) / "assets/character.glb").string();
+  const ProgramResult noted = RunIkpose({"export", "--target", "left_arm=0.4,1.2,0.3", "--prop",
+                                         rigged + "@1,0,0", "--out", dir + "/noted.glb"});
+  ASSERT_EQ(noted.exit_code, 0) << noted.err;
+  const std::string note =
+      "note: prop character: its bones (it stands in its bind pose) not written\n";
+  EXPECT_NE(noted.out.find(note), std::string::npos) << noted.out;
   fs::remove_all(dir);
 }
 
