@@ -56,7 +56,15 @@ std::shared_ptr<const World> World::Build(std::vector<Prop> props, std::string* 
       return nullptr;
     }
     world->first_triangle_.push_back(static_cast<std::uint32_t>(indices.size() / 3));
+    const std::size_t first_vertex = vertices.size();
     AppendPropTriangles(prop, &vertices, &indices);
+    anim::Bounds bounds;  // a prop has triangles, so vertices
+    if (vertices.size() > first_vertex) bounds.min = bounds.max = vertices[first_vertex];
+    for (std::size_t v = first_vertex; v < vertices.size(); ++v) {
+      bounds.min = glm::min(bounds.min, vertices[v]);
+      bounds.max = glm::max(bounds.max, vertices[v]);
+    }
+    world->bounds_ms_.push_back(bounds);
   }
   if (!world->bvh_.Build(vertices, indices, error)) return nullptr;
   world->props_ = std::move(props);

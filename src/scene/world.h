@@ -49,10 +49,13 @@ class World {
   const SurfaceBvh& bvh() const { return bvh_; }
   // The prop a triangle of bvh() belongs to.
   int PropOfTriangle(std::uint32_t triangle) const;
+  // A prop's box as placed (model space): what "sized to the character" compares.
+  const anim::Bounds& PropBounds(std::size_t prop) const { return bounds_ms_[prop]; }
 
  private:
   std::vector<Prop> props_;
   std::vector<std::uint32_t> first_triangle_;  // per prop
+  std::vector<anim::Bounds> bounds_ms_;        // per prop, placed
   SurfaceBvh bvh_;
 };
 

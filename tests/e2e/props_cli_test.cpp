@@ -138,6 +138,31 @@ TEST(PropsCli, ShinThroughARungAndALadderOutOfReachAreWarnedAbout) {
   fs::remove_all(dir);
 }
 
+// A prop a hundred times the size it was made at (a scenario's "scale") is one warning line in
+// `pose` and in `render`, naming how far off it is; at its own size, nothing.
+TEST(PropsCli, APropFarOffTheCharactersSizeIsOneWarningLine) {
+  const std::string dir = MakeTempDir();
+  const std::string box = (kProps / "box.glb").string();
+  std::ofstream(dir + "/big.json")
+      << R"({"props": [{"file": ")" << box << R"(", "position": [0.6, 0, 0.3], "scale": 100}]})";
+  std::ofstream(dir + "/fits.json")
+      << R"({"props": [{"file": ")" << box << R"(", "position": [0.6, 0, 0.3]}]})";
+  const std::string line =
+      "ikpose: warning: prop box.glb is 11x the character's height (20 model units tall for a "
+      "character 1.81 tall): in other units? its \"scale\" sizes it\n";
+  const ProgramResult posed = RunIkpose({"pose", "--scene", dir + "/big.json", "--json"});
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  EXPECT_EQ(posed.err, line);
+  const ProgramResult rendered = RunIkpose(
+      {"render", "--scene", dir + "/big.json", "--out", dir + "/big.png", "--size", "64x64"});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_EQ(rendered.err, line);
+  const ProgramResult fits = RunIkpose({"pose", "--scene", dir + "/fits.json", "--json"});
+  ASSERT_EQ(fits.exit_code, 0) << fits.err;
+  EXPECT_EQ(fits.err, "");
+  fs::remove_all(dir);
+}
+
 // The JSON chunk of a .glb file (the header, then the chunk's length and type).
 json GlbJson(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
