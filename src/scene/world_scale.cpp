@@ -44,6 +44,7 @@ std::vector<SizeWarning> SizeWarnings(const PosingSession& session) {
                              " model units tall with a leg of " + Number(leg) + ")"});
     }
   }
+  if (!session.ladder_note().empty()) out.push_back({-1, session.ladder_note()});
   if (!session.world) return out;
   const std::vector<Prop>& props = session.world->props();
   for (std::size_t i = 0; i < props.size(); ++i) {

@@ -6,10 +6,11 @@
 // whose largest side is under kPropTooSmall of its height; one line for a shown ladder whose
 // rungs are out of the legs' reach (rungs more than kRungsApartOfLeg of a leg apart, or a first
 // rung over kFirstRungOfLeg of a leg up), with the spacing as a multiple of the character's
-// height. Why: units are the commonest trap with files from elsewhere (glTF is in metres, FBX
-// often in centimetres), and feet standing on a step a hundred times too big look like a bug
-// rather than a size. `pose`, `render`, `view` print these lines and the panel shows them.
-// Limits: a prop is judged by its placed box, not its shape; a long flat prop (a floor, a
+// height; and why a prop marked (or found) to be a ladder gives no rungs
+// (PosingSession::ladder_note). Why: units are the commonest trap with files from elsewhere (glTF
+// is in metres, FBX often in centimetres), and feet standing on a step a hundred times too big look
+// like a bug rather than a size. `pose`, `render`, `view` print these lines and the panel shows
+// them. Limits: a prop is judged by its placed box, not its shape; a long flat prop (a floor, a
 // road) is never too big. A ladder that is itself a prop (scene/prop_rungs.h) is judged once,
 // as the ladder.
 #pragma once

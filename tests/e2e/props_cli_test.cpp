@@ -163,6 +163,51 @@ TEST(PropsCli, APropFarOffTheCharactersSizeIsOneWarningLine) {
   fs::remove_all(dir);
 }
 
+// The bundled ladder, placed as a prop, is the ladder hands and feet snap to: the report names
+// the prop as the ladder's, each limb is sent onto its rung (a hand's wrist behind the rung it
+// grips, a foot's ankle above the rung it stands on), and `render --report` says the same.
+// "rungs": false makes it a plain prop.
+TEST(PropsCli, HandsAndFeetSnapToALadderPropsRungs) {
+  const std::string dir = MakeTempDir();
+  const std::string ladder = (kProps / "ladder.glb").string();
+  const std::string limbs = R"("limbs": {"left_arm": {"target": [0.2, 1.4, 0.4]},
+      "right_arm": {"target": [-0.2, 1.1, 0.4]}, "left_leg": {"target": [0.15, 0.55, 0.4]},
+      "right_leg": {"target": [-0.15, 0.25, 0.4]}}, "ladder": {"snap": true, "fit_body": true})";
+  std::ofstream(dir + "/climb.json") << R"({"props": [{"file": ")" << ladder
+                                     << R"(", "position": [0, 0, 0.4]}], )" << limbs << "}";
+  std::ofstream(dir + "/plain.json")
+      << R"({"props": [{"file": ")" << ladder << R"(", "position": [0, 0, 0.4], "rungs": false}], )"
+      << limbs << "}";
+  const ProgramResult posed = RunIkpose({"pose", "--scene", dir + "/climb.json", "--json"});
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const json report = json::parse(posed.out);
+  ASSERT_TRUE(report.contains("ladder"));
+  EXPECT_EQ(report["ladder"]["prop"], ladder);
+  EXPECT_NEAR(report["ladder"]["rung_spacing"].get<double>(), 0.3, 1e-5);
+  EXPECT_NEAR(report["ladder"]["base_ms"][2].get<double>(), 0.4, 1e-5);
+  for (const char* limb : {"left_arm", "right_arm", "left_leg", "right_leg"}) {
+    SCOPED_TRACE(limb);
+    const json& chain = report["chains"][limb];
+    ASSERT_TRUE(chain.contains("end_target")) << "on a rung, the end goes to the grip or stance";
+    const double rung_y = chain["target"][1].get<double>();
+    // Rungs at 0.25 + 0.3 k: a hand's target on the axis, a foot's on the top (radius 0.02).
+    const double axis = std::string(limb).find("arm") != std::string::npos ? rung_y : rung_y - 0.02;
+    const double k = (axis - 0.25) / 0.3;
+    EXPECT_NEAR(k, std::round(k), 1e-4) << rung_y;
+    EXPECT_LT(chain["error"].get<double>(), 1e-4);
+  }
+  const ProgramResult rendered =
+      RunIkpose({"render", "--scene", dir + "/climb.json", "--out", dir + "/c.png", "--size",
+                 "64x64", "--report", dir + "/r.json"});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  std::ifstream in(dir + "/r.json");
+  EXPECT_EQ(json::parse(in), report);
+  const ProgramResult plain = RunIkpose({"pose", "--scene", dir + "/plain.json", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_FALSE(json::parse(plain.out).contains("ladder"));
+  fs::remove_all(dir);
+}
+
 // The JSON chunk of a .glb file (the header, then the chunk's length and type).
 json GlbJson(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
