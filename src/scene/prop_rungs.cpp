@@ -100,6 +100,12 @@ bool SameRungs(const Bar& a, const Bar& b) {
 
 PropRungs FindRungs(const anim::Model& prop, bool marked) {
   PropRungs out;
+  std::size_t vertex_count = 0;
+  for (const anim::Mesh& mesh : prop.meshes) vertex_count += mesh.positions_bs.size();
+  if (vertex_count > kMaxSearchedVertices) {
+    out.why_not = "more than " + std::to_string(kMaxSearchedVertices) + " vertices to search";
+    return out;
+  }
   // Every corner, welded by position (a cylinder's caps often have their own corners).
   std::vector<glm::vec3> corners;
   std::vector<std::uint32_t> triangles;

@@ -40,6 +40,9 @@ inline constexpr float kSpacingTolerance = 0.15f;  // a gap's difference from th
 inline constexpr int kMinRungs = 3;                // unmarked; marked: 2
 inline constexpr float kAcrossDeg = 5.0f;
 inline constexpr std::size_t kMaxPieces = 100'000;  // more pieces: not searched (too fine)
+// More corners: not searched (a ladder is a small mesh; a scan of millions would cost the load
+// hundreds of megabytes for the welding).
+inline constexpr std::size_t kMaxSearchedVertices = 1'000'000;
 
 // The rungs in the prop's own model space (before its placement).
 struct PropRungs {
