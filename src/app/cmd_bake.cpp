@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "app/error_line.h"
+#include "app/prop_option.h"
 #include "asset/export_gltf.h"
 #include "asset/gltf_document.h"
 #include "asset/load_model.h"
@@ -156,8 +157,12 @@ int RunBake(const ExportOptions& options, std::ostream& out, std::ostream& err) 
     source.reset();  // not glTF
   }
   std::vector<std::string> left_out;
+  // The props stand where the situation places them (a targets file's moves are not baked).
+  const std::vector<asset::PlacedModel> props = options.no_props
+                                                    ? std::vector<asset::PlacedModel>()
+                                                    : PropsToExport(plan.request.world.get());
   if (!asset::WritePosedGlb(model, model.skeleton.rest_ls, options.out, &warnings, &error, clips,
-                            {source ? &source->json : nullptr, &left_out})) {
+                            {source ? &source->json : nullptr, &left_out}, props)) {
     return PrintError(err, error);
   }
   std::error_code ec;

@@ -12,6 +12,7 @@
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/pose_report.h"
+#include "app/prop_option.h"
 #include "asset/export_drops.h"
 #include "asset/export_gltf.h"
 #include "asset/gltf_document.h"
@@ -115,8 +116,10 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   std::vector<std::string> warnings;
   std::vector<std::string> left_out;
   const std::unique_ptr<asset::GltfDocument> source = GltfSource(model_path);
+  const std::vector<asset::PlacedModel> props =
+      options.no_props ? std::vector<asset::PlacedModel>() : PropsToExport(session->world.get());
   if (!asset::WritePosedGlb(model, session->pose().locals_ls, options.out, &warnings, &error, {},
-                            {source ? &source->json : nullptr, &left_out})) {
+                            {source ? &source->json : nullptr, &left_out}, props)) {
     return Fail(err, error);
   }
 
@@ -125,6 +128,10 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   if (!clip.empty()) from << " from clip '" << clip << "' at " << session->playback.time << " s";
   out << "wrote " << options.out.string() << ": " << model_path.filename().string() << " posed"
       << from.str() << "\n";
+  for (const asset::PlacedModel& prop : props) {
+    out << "  prop " << prop.name << " beside it, at " << prop.position_ms.x << ","
+        << prop.position_ms.y << "," << prop.position_ms.z << "\n";
+  }
   if (unlisted > 0) {
     out << "note: " << unlisted << " bones not in " << options.pose.string()
         << " keep their rest transform\n";

@@ -4,7 +4,8 @@
 // What: starts from the pose file's bones (matched to the model by name), else from the clip
 // (--clip, or the scenario's), else the rest pose; solves the targets (--target, and the
 // scenario's limbs) on top, exactly as `ikpose pose` does; writes the model with that pose as
-// its node pose (asset/export_gltf.h) through a temporary file renamed into place. MODEL
+// its node pose (asset/export_gltf.h), with the situation's props as nodes beside it (unless
+// --no-props), through a temporary file renamed into place. MODEL
 // defaults to the pose file's "model" (relative to the pose file), else the scenario's, else
 // the bundled character. Prints where it wrote, and what was left out of the file.
 // Why: artists take a pose made here into Blender or a game engine; one command goes from
@@ -39,6 +40,7 @@ struct ExportOptions {
   std::filesystem::path pose;   // --pose FILE; empty for none
   std::filesystem::path out;    // --out FILE.glb
   PoseRequest request;          // --scene, --target, --pole, --clip, --time
+  bool no_props = false;        // --no-props: the character alone, without what it stands on
   BakeOptions bake;
 };
 

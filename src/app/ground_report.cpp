@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "scene/world_scale.h"
+
 namespace ikpose::app {
 
 namespace {
@@ -78,25 +80,7 @@ std::vector<std::string> WorldWarnings(const scene::PosingSession& session) {
                     skeleton.names[static_cast<std::size_t>(p.child)] + " is " + depth +
                     " model units inside " + PropName(session, p.prop));
   }
-  if (session.ladder_enabled && session.ladder.Valid()) {
-    // The legs' reach: a first rung above the knee, or rungs more than half a leg apart, cannot
-    // be climbed by this character.
-    float leg = 0.0f;
-    for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
-      const anim::LimbChain& c = session.chain(limb);
-      if (c.valid()) leg = std::max(leg, c.upper_length + c.lower_length);
-    }
-    const scene::Ladder& l = session.ladder;
-    if (leg > 0.0f && (l.rung_spacing > 0.5f * leg || l.first_rung_height > 0.6f * leg)) {
-      char line[200];
-      std::snprintf(line, sizeof line,
-                    "the ladder's rungs are out of the character's reach: spacing %.3g and "
-                    "first rung %.3g for a leg of %.3g model units",
-                    static_cast<double>(l.rung_spacing), static_cast<double>(l.first_rung_height),
-                    static_cast<double>(leg));
-      lines.push_back(line);
-    }
-  }
+  for (const scene::SizeWarning& w : scene::SizeWarnings(session)) lines.push_back(w.text);
   return lines;
 }
 

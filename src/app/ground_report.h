@@ -17,8 +17,8 @@ namespace ikpose::app {
 // contact or a bone inside something.
 void AddWorldReport(const scene::PosingSession& session, asset::Json& report);
 
-// One line each: bones inside a prop or the ladder, and a ladder whose rungs the character
-// cannot reach (a first rung above its knee, a spacing over half its leg); empty when fine.
+// One line each: bones inside a prop or the ladder, and props or a ladder far off the
+// character's size (scene/world_scale.h); empty when fine.
 std::vector<std::string> WorldWarnings(const scene::PosingSession& session);
 
 }  // namespace ikpose::app

@@ -236,6 +236,9 @@ int Run(int argc, char** argv) {
   AddPoseRequestOptions(export_cmd, &export_options.request,
                         "CHAIN=x,y,z target, model space, solved on top of the pose",
                         "clip to start from (instead of --pose)");
+  export_cmd->add_flag("--no-props", export_options.no_props,
+                       "leave the props out of the file (by default each is a node beside the "
+                       "character)");
   export_cmd->add_flag("--bake", export_options.bake.bake,
                        "write every frame from --from to --to as a glTF animation (the clip's "
                        "name, or 'ik'), the model's other clips kept");

@@ -129,6 +129,10 @@ asset::Json SessionReport(const scene::PosingSession& session) {
                         {"rung_radius", ladder.rung_radius},
                         {"first_rung_height", ladder.first_rung_height},
                         {"follows_clip", session.ladder_follows_clip}};
+    if (session.ladder_prop() >= 0) {  // the rungs of a prop (scene/prop_rungs.h)
+      report["ladder"]["prop"] =
+          session.world->props()[static_cast<std::size_t>(session.ladder_prop())].path;
+    }
   }
   AddWorldReport(session, report);
   report["body_help"] = BodyHelpJson(session);

@@ -3,6 +3,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "anim/file_paths.h"
@@ -103,6 +105,20 @@ bool LoadWorld(const scene::Scenario* scenario, const std::vector<scene::PropPla
   }
   *world = std::move(built);
   return true;
+}
+
+std::vector<asset::PlacedModel> PropsToExport(const scene::World* world) {
+  std::vector<asset::PlacedModel> out;
+  if (world == nullptr) return out;
+  std::map<std::string, int> seen;
+  for (const scene::Prop& prop : world->props()) {
+    std::string name = std::filesystem::path(prop.path).stem().string();
+    if (name.empty()) name = "prop";
+    if (const int n = ++seen[name]; n > 1) name += "_" + std::to_string(n);
+    out.push_back({name, prop.model.get(), prop.placement.position_ms, prop.placement.yaw_deg,
+                   prop.placement.scale});
+  }
+  return out;
 }
 
 }  // namespace ikpose::app

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "asset/export_gltf.h"
 #include "scene/scenario.h"
 #include "scene/world.h"
 
@@ -32,5 +33,10 @@ std::vector<std::string> PropOptions(const std::vector<scene::PropPlacement>& pr
 // *world untouched and no error when there are none. False with one line in *error.
 bool LoadWorld(const scene::Scenario* scenario, const std::vector<scene::PropPlacement>& extra,
                std::shared_ptr<const scene::World>* world, std::string* error);
+
+// The world's props as `export` writes them beside the character: each named after its file
+// (without folder and extension; a second "box" is "box_2"), placed as it is posed against.
+// Points into `world`, which must outlive the result.
+std::vector<asset::PlacedModel> PropsToExport(const scene::World* world);
 
 }  // namespace ikpose::app

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "app/error_line.h"
+#include "app/ground_report.h"
 #include "app/paths.h"
 #include "app/pose_report.h"
 #include "app/viewer_state.h"
@@ -288,6 +289,10 @@ bool Init(ViewerState& state, std::string* error, int* exit_code) {
   }
   // The command line's mirror over an asymmetric rest: said on the terminal as by `pose`.
   if (const std::string warning = MirrorWarning(*state.loaded.session); !warning.empty()) {
+    PrintWarning(std::cerr, warning);
+  }
+  // Props and a ladder far off the character's size, and bones inside them: as `pose` says.
+  for (const std::string& warning : WorldWarnings(*state.loaded.session)) {
     PrintWarning(std::cerr, warning);
   }
   if (const std::optional<CameraSetting>& camera = state.options.camera) {

@@ -16,14 +16,15 @@ namespace ikpose::app {
 
 namespace {
 
-// Writes the pose on screen (clip and IK) as `<model stem>-posed.glb` beside the scenario file
-// or in the working directory; the status line says where, or why not.
+// Writes the pose on screen (clip and IK), with the props beside it, as `<model stem>-posed.glb`
+// beside the scenario file or in the working directory; the status line says where, or why not.
 void ExportPose(ViewerState& state) {
   const std::filesystem::path path = PosedExportPath(state.scene_path, state.loaded.path);
   std::vector<std::string> warnings;
   std::string error;
+  const std::vector<asset::PlacedModel> props = PropsToExport(state.loaded.session->world.get());
   if (asset::WritePosedGlb(*state.loaded.model, state.loaded.session->pose().locals_ls, path,
-                           &warnings, &error)) {
+                           &warnings, &error, {}, {}, props)) {
     SayDone(state, "exported the pose to " + path.string() +
                        (warnings.empty() ? "" : " (" + warnings.front() + ")"));
   } else {

@@ -62,7 +62,9 @@ bool SyncProps(ViewerState& state, std::string* error) {
       }
     }
   }
-  if (!session.ladder_enabled || !session.shown_ladder().Valid()) return true;
+  // A ladder prop is drawn as the prop it is.
+  if (!session.ladder_enabled || !session.shown_ladder().Valid() || session.ladder_prop() >= 0)
+    return true;
   scene::Ladder shape = session.shown_ladder();
   shape.base_ms = glm::vec3(0.0f);
   if (!r.ladder || !(shape == r.ladder_shape)) {
@@ -82,7 +84,9 @@ void DrawProps(const ViewerState& state, const glm::mat4& view_proj,
                const render::Lighting& lighting) {
   const PropRenderers& r = state.prop_renderers;
   for (const auto& renderer : r.props) renderer->Draw(view_proj, lighting);
-  if (r.ladder && state.loaded.session->ladder_enabled) r.ladder->Draw(view_proj, lighting);
+  const scene::PosingSession& session = *state.loaded.session;
+  if (r.ladder && session.ladder_enabled && session.ladder_prop() < 0)
+    r.ladder->Draw(view_proj, lighting);
 }
 
 }  // namespace ikpose::app

@@ -120,10 +120,11 @@ class Writer {
  public:
   Writer(const anim::Model& model, std::span<const anim::Transform> locals_ls,
          std::span<const anim::Clip> clips, std::vector<std::string>* warnings,
-         const SourceKeep& keep)
+         const SourceKeep& keep, std::span<const PlacedModel> props)
       : model_(model),
         locals_ls_(locals_ls),
         clips_(clips),
+        props_(props),
         warnings_(warnings),
         keep_(keep),
         metres_per_unit_(MetresPerUnit(model.units)) {}
@@ -146,6 +147,8 @@ class Writer {
     WriteNodes();
     WriteTexturesAndMaterials();
     WriteMeshesAndSkins();
+    std::vector<int> prop_roots;
+    for (const PlacedModel& prop : props_) prop_roots.push_back(WriteProp(prop));
     if (!clips_.empty()) {
       GltfJson animations = GltfAnimations(clips_, node_of_, metres_per_unit_, bin_, warnings_);
       if (!animations.empty()) gltf_["animations"] = std::move(animations);
@@ -157,6 +160,7 @@ class Writer {
       if (root && node_of_[static_cast<std::size_t>(i)] >= 0)
         roots.push_back(node_of_[static_cast<std::size_t>(i)]);
     }
+    for (int root : prop_roots) roots.push_back(root);
     gltf_["scenes"] = GltfJson::array({{{"nodes", roots}}});
     gltf_["nodes"] = nodes_;
     if (keep_.source != nullptr) {
@@ -611,9 +615,142 @@ class Writer {
     if (!skins_.empty()) gltf_["skins"] = skins_;
   }
 
+  // A prop's material: its factors (base colour, metallic, roughness, emissive, alpha, sides),
+  // no maps.
+  int PropMaterial(const anim::Material& m) {
+    GltfJson material;
+    if (!m.name.empty()) material["name"] = m.name;
+    glm::vec4 color = glm::clamp(m.base_color, glm::vec4(0.f), glm::vec4(1.f));
+    if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
+    GltfJson pbr = GltfJson::object();
+    if (color != glm::vec4(1.f))
+      pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
+    pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
+    pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
+    material["pbrMetallicRoughness"] = pbr;
+    const glm::vec3 e = glm::clamp(m.emissive, glm::vec3(0.f), glm::vec3(1.f));
+    if (e != glm::vec3(0.f) && Finite(e)) material["emissiveFactor"] = Numbers({e.x, e.y, e.z});
+    if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
+    if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
+      material["alphaCutoff"] = Short(m.alpha_cutoff);
+    if (m.double_sided) material["doubleSided"] = true;
+    if (!gltf_.contains("materials")) gltf_["materials"] = GltfJson::array();
+    gltf_["materials"].push_back(material);
+    return static_cast<int>(gltf_["materials"].size()) - 1;
+  }
+
+  // One mesh of a prop as it stands at rest (bind space is the prop's model space at rest),
+  // scaled to metres with the posed model.
+  GltfJson PropPrimitive(const PlacedModel& prop, const anim::Mesh& mesh,
+                         std::map<int, int>& materials) {
+    const std::size_t n = mesh.positions_bs.size();
+    std::vector<float> positions;
+    positions.reserve(n * 3);
+    for (const glm::vec3& p : mesh.positions_bs) {
+      const glm::vec3 q = p * metres_per_unit_;
+      if (!Finite(q)) throw ExportError("prop " + prop.name + ": a vertex is not finite");
+      positions.insert(positions.end(), {q.x, q.y, q.z});
+    }
+    for (std::uint32_t index : mesh.indices) {
+      if (index >= n) throw ExportError("prop " + prop.name + ": an index is out of range");
+    }
+    GltfJson attributes;
+    attributes["POSITION"] = bin_.Floats(positions, 3, "VEC3", kGltfArrayBuffer, true);
+    if (mesh.normals_bs.size() == n) {
+      std::vector<float> normals;
+      normals.reserve(n * 3);
+      for (const glm::vec3& v : mesh.normals_bs) {
+        const float length = glm::length(v);
+        const glm::vec3 unit =
+            length > 0.f && std::isfinite(length) ? v / length : glm::vec3(0, 1, 0);
+        normals.insert(normals.end(), {unit.x, unit.y, unit.z});
+      }
+      attributes["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
+    }
+    if (mesh.colors.size() == n) {
+      std::vector<float> colors;
+      colors.reserve(n * 4);
+      for (const glm::vec4& c : mesh.colors) {
+        const glm::vec4 clamped = glm::clamp(c, glm::vec4(0.f), glm::vec4(1.f));
+        colors.insert(colors.end(), {clamped.r, clamped.g, clamped.b, clamped.a});
+      }
+      attributes["COLOR_0"] = bin_.Floats(colors, 4, "VEC4", kGltfArrayBuffer, false);
+    }
+    const int indices = bin_.Accessor(bin_.View(mesh.indices, kGltfElementArrayBuffer),
+                                      kGltfUnsignedInt, mesh.indices.size(), "SCALAR");
+    GltfJson primitive{{"attributes", attributes}, {"indices", indices}};
+    const std::vector<anim::Material>& source = prop.model->materials;
+    if (mesh.material >= 0 && static_cast<std::size_t>(mesh.material) < source.size() &&
+        !IsGltfDefault(source[static_cast<std::size_t>(mesh.material)])) {
+      auto found = materials.find(mesh.material);
+      if (found == materials.end()) {
+        found = materials
+                    .emplace(mesh.material,
+                             PropMaterial(source[static_cast<std::size_t>(mesh.material)]))
+                    .first;
+      }
+      primitive["material"] = found->second;
+    }
+    primitive["mode"] = 4;  // triangles
+    return primitive;
+  }
+
+  // A prop as a root node at its placement holding one mesh (a primitive per mesh of the
+  // prop); the node's index. What is not written is one warning.
+  int WriteProp(const PlacedModel& prop) {
+    if (prop.model == nullptr) throw ExportError("prop " + prop.name + ": not loaded");
+    if (!Finite(prop.position_ms) || !std::isfinite(prop.yaw_deg) || !(prop.scale > 0.f) ||
+        !std::isfinite(prop.scale)) {
+      throw ExportError("prop " + prop.name + ": its placement is not finite");
+    }
+    GltfJson primitives = GltfJson::array();
+    std::map<int, int> materials;  // the prop's material -> glTF material
+    bool textures = false, bones = false, morphs = false;
+    for (const anim::Mesh& mesh : prop.model->meshes) {
+      if (mesh.indices.empty()) continue;
+      primitives.push_back(PropPrimitive(prop, mesh, materials));
+      // A skin of one joint is how a static mesh is often stored; more joints are a rig.
+      bones = bones || (mesh.skinned && mesh.skin >= 0 &&
+                        static_cast<std::size_t>(mesh.skin) < prop.model->skins.size() &&
+                        prop.model->skins[static_cast<std::size_t>(mesh.skin)].joints.size() > 1);
+      morphs = morphs || !mesh.morph_targets.empty();
+    }
+    for (const auto& [source, written] : materials) {
+      const anim::Material& m = prop.model->materials[static_cast<std::size_t>(source)];
+      textures = textures || m.base_color_texture >= 0 || m.metallic_roughness_map.texture >= 0 ||
+                 m.normal_map.texture >= 0 || m.occlusion_map.texture >= 0 ||
+                 m.emissive_map.texture >= 0;
+    }
+    GltfJson node{{"name", prop.name}};
+    const glm::vec3 t = prop.position_ms * metres_per_unit_;
+    if (t != glm::vec3(0.f)) node["translation"] = Numbers({t.x, t.y, t.z});
+    const glm::quat r = glm::angleAxis(glm::radians(prop.yaw_deg), glm::vec3(0.f, 1.f, 0.f));
+    if (prop.yaw_deg != 0.f) node["rotation"] = Numbers({r.x, r.y, r.z, r.w});
+    if (prop.scale != 1.f) node["scale"] = Numbers({prop.scale, prop.scale, prop.scale});
+    if (!primitives.empty()) {
+      if (!gltf_.contains("meshes")) gltf_["meshes"] = GltfJson::array();
+      gltf_["meshes"].push_back({{"name", prop.name}, {"primitives", primitives}});
+      node["mesh"] = static_cast<int>(gltf_["meshes"].size()) - 1;
+    }
+    nodes_.push_back(node);
+    std::vector<std::string> lost;
+    if (textures) lost.push_back("textures");
+    if (bones) lost.push_back("bones (it stands in its bind pose)");
+    if (morphs) lost.push_back("morph targets");
+    if (primitives.empty()) lost.push_back("meshes (none has triangles)");
+    if (!lost.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < lost.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == lost.size() ? " and " : ", ") + lost[i];
+      Warn("prop " + prop.name + ": its " + list + " not written");
+    }
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
   const anim::Model& model_;
   std::span<const anim::Transform> locals_ls_;
   std::span<const anim::Clip> clips_;
+  std::span<const PlacedModel> props_;
   std::vector<std::string>* warnings_;
   SourceKeep keep_;
   float metres_per_unit_;  // glTF lengths are metres
@@ -632,16 +769,18 @@ class Writer {
 std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
                                    std::span<const anim::Transform> locals_ls,
                                    std::vector<std::string>* warnings,
-                                   std::span<const anim::Clip> clips, const SourceKeep& keep) {
-  return Writer(model, locals_ls, clips, warnings, keep).Run();
+                                   std::span<const anim::Clip> clips, const SourceKeep& keep,
+                                   std::span<const PlacedModel> props) {
+  return Writer(model, locals_ls, clips, warnings, keep, props).Run();
 }
 
 bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
                    const fs::path& path, std::vector<std::string>* warnings, std::string* error,
-                   std::span<const anim::Clip> clips, const SourceKeep& keep) {
+                   std::span<const anim::Clip> clips, const SourceKeep& keep,
+                   std::span<const PlacedModel> props) {
   std::vector<std::uint8_t> bytes;
   try {
-    bytes = PosedGlb(model, locals_ls, warnings, clips, keep);
+    bytes = PosedGlb(model, locals_ls, warnings, clips, keep, props);
   } catch (const ExportError& e) {
     *error = e.what();
     return false;

@@ -27,6 +27,11 @@
 // are.
 // Clips: none by default (the file shows the pose); given `clips` (a bake: the baked clip and the
 // model's others), they are written as glTF animations (asset/gltf_animation_out.h).
+// Props (`PlacedModel`): static models placed beside the posed one (the steps, box or ladder the
+// character stands on) are written as their own root nodes, each named after its file with its
+// placement as the node's transform and its meshes as they stand at rest, so the file shows what
+// the pose stands on; what of a prop glTF could hold but this does not write (its textures, bones,
+// morph targets) is one warning a prop.
 // From a glTF 2.0 source (`SourceKeep`), sampler modes, texture transforms, cameras and extras
 // are kept where glTF allows (export_keep.h) and the rest listed (export_drops.h).
 // Limits: no morph weight animation, no lights, no material extensions other than
@@ -42,6 +47,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <glm/glm.hpp>
 
 #include "anim/model.h"
 #include "asset/glb_builder.h"
@@ -60,6 +67,17 @@ struct SourceKeep {
   std::vector<std::string>* left_out = nullptr;
 };
 
+// A static model placed beside the posed one: `position_ms`, `yaw_deg` (about +Y) and `scale`
+// (uniform) in the posed model's space and units, as scene::PropPlacement places a prop; its
+// vertices are read in those units too.
+struct PlacedModel {
+  std::string name;  // the node's and the mesh's name
+  const anim::Model* model = nullptr;
+  glm::vec3 position_ms{0.f};
+  float yaw_deg = 0.f;
+  float scale = 1.f;
+};
+
 // The .glb bytes of `model` with its nodes at `locals_ls` (one per skeleton bone) and `clips` as
 // animations. Throws ExportError with one line when the model or the pose cannot be written;
 // notes on what was left out go to `warnings` (may be null).
@@ -67,13 +85,14 @@ std::vector<std::uint8_t> PosedGlb(const anim::Model& model,
                                    std::span<const anim::Transform> locals_ls,
                                    std::vector<std::string>* warnings,
                                    std::span<const anim::Clip> clips = {},
-                                   const SourceKeep& keep = {});
+                                   const SourceKeep& keep = {},
+                                   std::span<const PlacedModel> props = {});
 
 // PosedGlb written to `path` through a temporary file renamed into place: false with one line
 // in *error, and no file left, when it cannot be made or written.
 bool WritePosedGlb(const anim::Model& model, std::span<const anim::Transform> locals_ls,
                    const std::filesystem::path& path, std::vector<std::string>* warnings,
                    std::string* error, std::span<const anim::Clip> clips = {},
-                   const SourceKeep& keep = {});
+                   const SourceKeep& keep = {}, std::span<const PlacedModel> props = {});
 
 }  // namespace ikpose::asset

@@ -78,8 +78,9 @@ bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string
   if (scenario.body_help) session.body_help = *scenario.body_help;
   if (scenario.limits) session.limits = *scenario.limits;
   if (scenario.ladder) {
-    session.ladder = *scenario.ladder;
-    session.ladder_enabled = scenario.ladder_enabled;
+    // A ladder prop keeps its own rungs; the scenario's ladder options apply to it.
+    if (session.ladder_prop() < 0) session.ladder = *scenario.ladder;
+    session.ladder_enabled = scenario.ladder_enabled || session.ladder_prop() >= 0;
     session.ladder_follows_clip = scenario.ladder_follows_clip;
     if (scenario.ladder_snap) session.SnapToRungs();
     if (scenario.ladder_fit_body) session.FitBodyToLadder();
@@ -207,6 +208,7 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   }
   // The world: props and floor; feet stand on them when there are props, unless told.
   session->world = request.world;
+  session->FitLadderToProps();  // a ladder prop is the ladder the scenario snaps to
   const std::optional<Scenario>& scenario = request.scenario;
   session->floor = !scenario || scenario->floor.value_or(true);
   const bool has_props = request.world && !request.world->props().empty();

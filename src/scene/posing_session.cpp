@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 namespace ikpose::scene {
 
@@ -215,6 +216,7 @@ void PosingSession::SampleClipPose(std::vector<anim::Transform>& locals_ls) cons
 }
 
 void PosingSession::Evaluate() {
+  if (world != ladder_world_) FitLadderToProps();
   if (!clip_sample_ || clip_sample_->clip != playback.clip || clip_sample_->time != playback.time) {
     auto sample = std::make_shared<ClipSample>();
     sample->clip = playback.clip;
@@ -431,7 +433,8 @@ void PosingSession::MeasureClimb() {
 
 void PosingSession::ScrollLadder() {
   ladder_now_ = ladder;
-  if (!ladder_follows_clip || !ladder.Valid()) return;
+  // A ladder prop stands where it is placed: the clip's holds snap to its rungs unscrolled.
+  if (!ladder_follows_clip || !ladder.Valid() || ladder_prop_ >= 0) return;
   MeasureClimb();
   if (!(climb_.rate > 0.0f)) return;
   const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
@@ -552,6 +555,47 @@ void PosingSession::FitBodyToLadder() {
                      ladder.base_ms.z - kBehindRungs * leg * chains().forward_ms.z);
   body.offset_ms = to - from;
   Evaluate();
+}
+
+void PosingSession::FitLadderToProps() {
+  ladder_world_ = world;
+  ladder_note_.clear();
+  const int before = ladder_prop_;
+  ladder_prop_ = -1;
+  const std::vector<Prop> none;
+  const std::vector<Prop>& props = world ? world->props() : none;
+  for (std::size_t i = 0; i < props.size() && ladder_prop_ < 0; ++i) {
+    const Prop& prop = props[i];
+    if (!prop.rungs) continue;
+    const std::string name = "prop " + std::filesystem::path(prop.path).filename().string();
+    Ladder fitted;
+    std::string why;
+    if (!prop.rungs->found) {
+      if (prop.placement.rungs == true)
+        ladder_note_ = name + " is marked as a ladder but has " + prop.rungs->why_not;
+      continue;
+    }
+    if (!LadderFromRungs(*prop.rungs, prop.placement, &fitted, &why)) {
+      ladder_note_ = name + ": " + why;
+      continue;
+    }
+    // Limbs on rungs keep their rungs (and their place along them) as the ladder moves.
+    for (anim::Limb limb : anim::kLimbs) {
+      LimbTarget& t = target(limb);
+      if (!t.available || t.rung < 0) continue;
+      const int rung = std::min(t.rung, fitted.rung_count - 1);
+      const glm::vec3 moved = t.target_ms + fitted.RungCenter(rung) - ladder.RungCenter(t.rung);
+      t.rung = rung;
+      t.target_ms = RungPoint(fitted, limb, rung, moved);
+    }
+    ladder = fitted;
+    ladder_enabled = true;
+    ladder_prop_ = static_cast<int>(i);
+  }
+  if (ladder_prop_ < 0 && before >= 0) {  // the ladder prop went: so did its rungs
+    ladder_enabled = false;
+    for (anim::Limb limb : anim::kLimbs) target(limb).rung = -1;
+  }
 }
 
 void PosingSession::SnapToRungs() {

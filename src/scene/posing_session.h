@@ -168,6 +168,16 @@ class PosingSession {
   // The height of the floor (the rest pose's lowest point), model space.
   float floor_y() const { return facts_->floor_y; }
 
+  // The prop whose rungs are the ladder (scene/prop_rungs.h), -1 when the ladder is its own.
+  int ladder_prop() const { return ladder_prop_; }
+  // A ladder prop's rungs as the ladder: the first prop of `world` whose rungs were found and
+  // run across the character becomes `ladder` (shown, not scrolled by a clip, drawn as the prop
+  // itself); limbs on rungs stay on their rungs as it moves; when it goes, so does the ladder.
+  // Evaluate calls it whenever `world` is another World than the last one fitted.
+  void FitLadderToProps();
+  // Why a prop marked as a ladder, or found to be one, gives no rungs ("" when none).
+  const std::string& ladder_note() const { return ladder_note_; }
+
   // The ladder as drawn and snapped to this frame (scrolled when it follows the clip).
   const Ladder& shown_ladder() const { return ladder_now_; }
   // How fast the clip's held hands and feet slide down (m/s, 0: the clip does not climb in
@@ -256,6 +266,9 @@ class PosingSession {
   std::array<anim::ChainSolveResult, 4> results_;
   std::array<glm::vec3, 4> resting_ms_{};
   Ladder ladder_now_;
+  int ladder_prop_ = -1;
+  std::shared_ptr<const World> ladder_world_;  // the World FitLadderToProps last saw
+  std::string ladder_note_;
   ClipClimb climb_;
   int body_bone_ = -1;
   std::shared_ptr<const SurfaceBvh> ladder_bvh_;  // the shown ladder's solid (penetrations)

@@ -115,7 +115,9 @@ void PosingSession::MeasureGroundContact() {
   // than a hundredth of the body left out (fingers, twist bones).
   ground_.penetrations.clear();
   const bool ladder_shown = ladder_enabled && ladder_now_.Valid();
-  if (ladder_shown && (!ladder_bvh_ || !(ladder_bvh_of_ == ladder_now_))) {
+  // A ladder prop's solid is the prop's own, in the world's BVH.
+  const bool ladder_solid = ladder_shown && ladder_prop_ < 0;
+  if (ladder_solid && (!ladder_bvh_ || !(ladder_bvh_of_ == ladder_now_))) {
     std::vector<glm::vec3> vertices;
     std::vector<std::uint32_t> indices;
     LadderTriangles(ladder_now_, &vertices, &indices);
@@ -150,7 +152,7 @@ void PosingSession::MeasureGroundContact() {
     if (glm::length(b - a) < shortest) continue;
     std::optional<Penetration> worst;
     if (world) worst = SegmentInside(world->bvh(), a, b, world.get());
-    if (ladder_shown) {
+    if (ladder_solid) {
       std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, nullptr);
       if (rung && (!worst || rung->depth > worst->depth)) worst = rung;
     }

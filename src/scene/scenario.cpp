@@ -232,6 +232,8 @@ std::vector<PropPlacement> ParseProps(const Json& j) {
         prop.scale = Number(value, f);
         if (!(prop.scale > 0.0f && prop.scale <= 1e6f))
           throw FieldError{f + " must be in (0, 1e6]"};
+      } else if (key == "rungs") {
+        prop.rungs = Bool(value, f);
       } else {
         throw FieldError{"unknown field " + f};
       }
@@ -403,6 +405,7 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
                        {"position", ToJson(p.position_ms)},
                        {"yaw_deg", p.yaw_deg},
                        {"scale", p.scale}});
+      if (p.rungs) props.back()["rungs"] = *p.rungs;
     }
     j["props"] = props;
   }

@@ -40,7 +40,7 @@ std::shared_ptr<const World> World::Build(std::vector<Prop> props, std::string* 
   std::vector<glm::vec3> vertices;
   std::vector<std::uint32_t> indices;
   std::size_t triangles = 0;
-  for (const Prop& prop : props) {
+  for (Prop& prop : props) {
     std::size_t count = 0;
     if (prop.model) {
       for (const anim::Mesh& mesh : prop.model->meshes) count += mesh.indices.size() / 3;
@@ -56,11 +56,34 @@ std::shared_ptr<const World> World::Build(std::vector<Prop> props, std::string* 
       return nullptr;
     }
     world->first_triangle_.push_back(static_cast<std::uint32_t>(indices.size() / 3));
+    // The rungs, searched once per prop and kept through moves (they are in the prop's space).
+    const bool marked = prop.placement.rungs.value_or(false);
+    if (prop.placement.rungs == false) {
+      prop.rungs = nullptr;
+    } else if (!prop.rungs || prop.rungs_marked != marked) {
+      prop.rungs = std::make_shared<const PropRungs>(FindRungs(*prop.model, marked));
+      prop.rungs_marked = marked;
+    }
+    const std::size_t first_vertex = vertices.size();
     AppendPropTriangles(prop, &vertices, &indices);
+    anim::Bounds bounds;  // a prop has triangles, so vertices
+    if (vertices.size() > first_vertex) bounds.min = bounds.max = vertices[first_vertex];
+    for (std::size_t v = first_vertex; v < vertices.size(); ++v) {
+      bounds.min = glm::min(bounds.min, vertices[v]);
+      bounds.max = glm::max(bounds.max, vertices[v]);
+    }
+    world->bounds_ms_.push_back(bounds);
   }
   if (!world->bvh_.Build(vertices, indices, error)) return nullptr;
   world->props_ = std::move(props);
   return world;
+}
+
+int World::LadderProp() const {
+  for (std::size_t i = 0; i < props_.size(); ++i) {
+    if (props_[i].rungs && props_[i].rungs->found) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 int World::PropOfTriangle(std::uint32_t triangle) const {

@@ -11,12 +11,14 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
 
 #include "anim/model.h"
+#include "scene/prop_rungs.h"
 #include "scene/surface_bvh.h"
 
 namespace ikpose::scene {
@@ -26,6 +28,9 @@ struct PropPlacement {
   glm::vec3 position_ms{0.0f};
   float yaw_deg = 0.0f;  // about +Y
   float scale = 1.0f;    // uniform, > 0
+  // Its bars are a ladder's rungs (scene/prop_rungs.h): true marks them (square bars count),
+  // false turns the search off; unset, round bars are found.
+  std::optional<bool> rungs;
 
   bool operator==(const PropPlacement&) const = default;
   // Prop space (the file's model space at rest) to the character's model space.
@@ -36,6 +41,9 @@ struct Prop {
   PropPlacement placement;
   std::string path;  // the file that was read (resolved)
   std::shared_ptr<const anim::Model> model;
+  // Its rungs, found once by World::Build (null when searched for none: "rungs": false).
+  std::shared_ptr<const PropRungs> rungs;
+  bool rungs_marked = false;  // what they were searched with
 };
 
 class World {
@@ -49,10 +57,15 @@ class World {
   const SurfaceBvh& bvh() const { return bvh_; }
   // The prop a triangle of bvh() belongs to.
   int PropOfTriangle(std::uint32_t triangle) const;
+  // The first prop whose rungs were found (the ladder), -1 for none.
+  int LadderProp() const;
+  // A prop's box as placed (model space): what "sized to the character" compares.
+  const anim::Bounds& PropBounds(std::size_t prop) const { return bounds_ms_[prop]; }
 
  private:
   std::vector<Prop> props_;
   std::vector<std::uint32_t> first_triangle_;  // per prop
+  std::vector<anim::Bounds> bounds_ms_;        // per prop, placed
   SurfaceBvh bvh_;
 };
 

@@ -1,6 +1,7 @@
 #include "ui/panel.h"
 
 #include "scene/ready_poses.h"
+#include "scene/world_scale.h"
 #include "ui/library_panel.h"
 
 #include <imgui.h>
@@ -597,6 +598,15 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::PushStyleColor(ImGuiCol_Text, state.status_ok ? kGood : kBad);
     ImGui::TextWrapped("%s", state.status.c_str());
     ImGui::PopStyleColor();
+  }
+  // A prop or ladder far off the character's size, where it cannot be missed (the same lines
+  // `pose` and `render` print).
+  if (session != nullptr) {
+    for (const scene::SizeWarning& w : scene::SizeWarnings(*session)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
+      ImGui::TextWrapped("%s", w.text.c_str());
+      ImGui::PopStyleColor();
+    }
   }
   if (session == nullptr) {
     ImGui::PopItemWidth();

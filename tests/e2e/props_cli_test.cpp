@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -149,6 +152,140 @@ TEST(PropsCli, ShinThroughARungAndALadderOutOfReachAreWarnedAbout) {
   EXPECT_NE(far.err.find("ikpose: warning: the ladder's rungs are out of the character's reach"),
             std::string::npos)
       << far.err;
+  fs::remove_all(dir);
+}
+
+// A prop a hundred times the size it was made at (a scenario's "scale") is one warning line in
+// `pose` and in `render`, naming how far off it is; at its own size, nothing.
+TEST(PropsCli, APropFarOffTheCharactersSizeIsOneWarningLine) {
+  const std::string dir = MakeTempDir();
+  const std::string box = (kProps / "box.glb").string();
+  std::ofstream(dir + "/big.json")
+      << R"({"props": [{"file": ")" << box << R"(", "position": [0.6, 0, 0.3], "scale": 100}]})";
+  std::ofstream(dir + "/fits.json")
+      << R"({"props": [{"file": ")" << box << R"(", "position": [0.6, 0, 0.3]}]})";
+  const std::string line =
+      "ikpose: warning: prop box.glb is 11x the character's height (20 model units tall for a "
+      "character 1.81 tall): in other units? its \"scale\" sizes it\n";
+  const ProgramResult posed = RunIkpose({"pose", "--scene", dir + "/big.json", "--json"});
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  EXPECT_EQ(posed.err, line);
+  const ProgramResult rendered = RunIkpose(
+      {"render", "--scene", dir + "/big.json", "--out", dir + "/big.png", "--size", "64x64"});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  EXPECT_EQ(rendered.err, line);
+  const ProgramResult fits = RunIkpose({"pose", "--scene", dir + "/fits.json", "--json"});
+  ASSERT_EQ(fits.exit_code, 0) << fits.err;
+  EXPECT_EQ(fits.err, "");
+  fs::remove_all(dir);
+}
+
+// The bundled ladder, placed as a prop, is the ladder hands and feet snap to: the report names
+// the prop as the ladder's, each limb is sent onto its rung (a hand's wrist behind the rung it
+// grips, a foot's ankle above the rung it stands on), and `render --report` says the same.
+// "rungs": false makes it a plain prop.
+TEST(PropsCli, HandsAndFeetSnapToALadderPropsRungs) {
+  const std::string dir = MakeTempDir();
+  const std::string ladder = (kProps / "ladder.glb").string();
+  const std::string limbs = R"("limbs": {"left_arm": {"target": [0.2, 1.4, 0.4]},
+      "right_arm": {"target": [-0.2, 1.1, 0.4]}, "left_leg": {"target": [0.15, 0.55, 0.4]},
+      "right_leg": {"target": [-0.15, 0.25, 0.4]}}, "ladder": {"snap": true, "fit_body": true})";
+  std::ofstream(dir + "/climb.json") << R"({"props": [{"file": ")" << ladder
+                                     << R"(", "position": [0, 0, 0.4]}], )" << limbs << "}";
+  std::ofstream(dir + "/plain.json")
+      << R"({"props": [{"file": ")" << ladder << R"(", "position": [0, 0, 0.4], "rungs": false}], )"
+      << limbs << "}";
+  const ProgramResult posed = RunIkpose({"pose", "--scene", dir + "/climb.json", "--json"});
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const json report = json::parse(posed.out);
+  ASSERT_TRUE(report.contains("ladder"));
+  EXPECT_EQ(report["ladder"]["prop"], ladder);
+  EXPECT_NEAR(report["ladder"]["rung_spacing"].get<double>(), 0.3, 1e-5);
+  EXPECT_NEAR(report["ladder"]["base_ms"][2].get<double>(), 0.4, 1e-5);
+  for (const char* limb : {"left_arm", "right_arm", "left_leg", "right_leg"}) {
+    SCOPED_TRACE(limb);
+    const json& chain = report["chains"][limb];
+    ASSERT_TRUE(chain.contains("end_target")) << "on a rung, the end goes to the grip or stance";
+    const double rung_y = chain["target"][1].get<double>();
+    // Rungs at 0.25 + 0.3 k: a hand's target on the axis, a foot's on the top (radius 0.02).
+    const double axis = std::string(limb).find("arm") != std::string::npos ? rung_y : rung_y - 0.02;
+    const double k = (axis - 0.25) / 0.3;
+    EXPECT_NEAR(k, std::round(k), 1e-4) << rung_y;
+    EXPECT_LT(chain["error"].get<double>(), 1e-4);
+  }
+  const ProgramResult rendered =
+      RunIkpose({"render", "--scene", dir + "/climb.json", "--out", dir + "/c.png", "--size",
+                 "64x64", "--report", dir + "/r.json"});
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  std::ifstream in(dir + "/r.json");
+  EXPECT_EQ(json::parse(in), report);
+  const ProgramResult plain = RunIkpose({"pose", "--scene", dir + "/plain.json", "--json"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_FALSE(json::parse(plain.out).contains("ladder"));
+  fs::remove_all(dir);
+}
+
+// The JSON chunk of a .glb file (the header, then the chunk's length and type).
+json GlbJson(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  if (bytes.size() < 20 || bytes.compare(0, 4, "glTF") != 0) return json();
+  std::uint32_t length = 0;
+  std::memcpy(&length, bytes.data() + 12, 4);
+  return json::parse(bytes.substr(20, length));
+}
+
+// An exported pose shows what the character stands on: each prop is a root node named after
+// its file, at its placement, with the prop's mesh as it stands; --no-props leaves them out,
+// and what of a prop the file cannot hold is one note.
+TEST(PropsCli, ExportWritesThePropsBesideTheCharacter) {
+  const std::string dir = MakeTempDir();
+  const std::string box = (kProps / "box.glb").string();
+  const ProgramResult r =
+      RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop", box + "@0.22,0,0.05,30",
+                 "--prop", box + "@-0.5,0,0.4", "--out", dir + "/posed.glb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json gltf = GlbJson(dir + "/posed.glb");
+  ASSERT_TRUE(gltf.is_object());
+  const json& roots = gltf["scenes"][0]["nodes"];
+  std::map<std::string, json> props;
+  for (const json& root : roots) {
+    const json& node = gltf["nodes"][root.get<std::size_t>()];
+    if (node["name"].get<std::string>().rfind("box", 0) == 0) props[node["name"]] = node;
+  }
+  ASSERT_EQ(props.size(), 2u) << gltf["scenes"].dump();
+  const json& first = props["box"];
+  EXPECT_NEAR(first["translation"][0].get<double>(), 0.22, 1e-6);
+  EXPECT_NEAR(first["translation"][2].get<double>(), 0.05, 1e-6);
+  // 30 degrees about +Y: [0, sin 15, 0, cos 15].
+  EXPECT_NEAR(first["rotation"][1].get<double>(), std::sin(15.0 * M_PI / 180.0), 1e-6);
+  EXPECT_NEAR(props["box_2"]["translation"][0].get<double>(), -0.5, 1e-6);
+  // The box as it is made (tools/make_props): 40 cm square, 20 cm high, on the floor.
+  const json& mesh = gltf["meshes"][first["mesh"].get<std::size_t>()];
+  const json& position =
+      gltf["accessors"][mesh["primitives"][0]["attributes"]["POSITION"].get<int>()];
+  EXPECT_NEAR(position["min"][0].get<double>(), -0.2, 1e-6);
+  EXPECT_NEAR(position["min"][1].get<double>(), 0.0, 1e-6);
+  EXPECT_NEAR(position["max"][1].get<double>(), 0.2, 1e-6);
+  EXPECT_NE(r.out.find("prop box beside it"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("note: prop"), std::string::npos) << "nothing of the box is lost: " << r.out;
+
+  // --no-props: the character alone.
+  const ProgramResult alone =
+      RunIkpose({"export", "--clip", "walk", "--time", "0.35", "--prop", box + "@0.22,0,0.05",
+                 "--no-props", "--out", dir + "/alone.glb"});
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  for (const json& node : GlbJson(dir + "/alone.glb")["nodes"]) EXPECT_NE(node["name"], "box");
+
+  // A rigged prop (the character itself) stands in its bind pose: its bones are not written,
+  // and export says so in one line.
+  const std::string rigged = (fs::path(IKPOSE_SOURCE_DIR) / "assets/character.glb").string();
+  const ProgramResult noted = RunIkpose({"export", "--target", "left_arm=0.4,1.2,0.3", "--prop",
+                                         rigged + "@1,0,0", "--out", dir + "/noted.glb"});
+  ASSERT_EQ(noted.exit_code, 0) << noted.err;
+  const std::string note =
+      "note: prop character: its bones (it stands in its bind pose) not written\n";
+  EXPECT_NE(noted.out.find(note), std::string::npos) << noted.out;
   fs::remove_all(dir);
 }
 

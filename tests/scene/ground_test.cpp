@@ -368,7 +368,7 @@ TEST(Scenario, PropsFloorAndGroundRoundTrip) {
   const fs::path dir = fs::temp_directory_path() / "ikpose_ground_test";
   fs::create_directories(dir);
   Scenario s;
-  s.props.push_back({"stairs.glb", {0.1f, 0.0f, 0.4f}, 90.0f, 1.5f});
+  s.props.push_back({"stairs.glb", {0.1f, 0.0f, 0.4f}, 90.0f, 1.5f, /*rungs=*/true});
   s.floor = false;
   s.ground = true;
   std::string error;
@@ -383,7 +383,8 @@ TEST(Scenario, PropsFloorAndGroundRoundTrip) {
   EXPECT_EQ(back.ground, std::optional<bool>(true));
   for (const char* bad :
        {R"({"props": [{"position": [0, 0, 0]}]})", R"({"props": [{"file": "a.glb", "scale": 0}]})",
-        R"({"props": [{"file": "a.glb", "yaw": 3}]})", R"({"props": {}})", R"({"floor": 1})"}) {
+        R"({"props": [{"file": "a.glb", "yaw": 3}]})", R"({"props": {}})", R"({"floor": 1})",
+        R"({"props": [{"file": "a.glb", "rungs": 1}]})"}) {
     EXPECT_FALSE(ParseScenario(bad, "s.json", &back, &error)) << bad;
     EXPECT_EQ(error.find('\n'), std::string::npos);
   }
