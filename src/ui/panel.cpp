@@ -788,15 +788,26 @@ std::string PlainLimbSentence(anim::Limb limb, const anim::ChainSolveResult& res
   const glm::vec3 axis = span > 0.0f ? along / span : up_ms;
   const auto across = [&](const glm::vec3& v) { return v - glm::dot(v, axis) * axis; };
   const glm::vec3 bend = across(result.knee_ms - result.hip_ms);
-  const glm::vec3 natural = across(leg ? forward_ms : -forward_ms);
+  // The natural direction: the knee policy's own (swung with the limb: an arm raised overhead
+  // bends its elbow another way than a hanging one) when the solve used it, else forward for a
+  // knee and back for an elbow.
+  const bool swung = result.swivel.valid && glm::length(across(result.swivel.natural_ms)) > 1e-4f;
+  const glm::vec3 natural =
+      swung ? across(result.swivel.natural_ms) : across(leg ? forward_ms : -forward_ms);
   const glm::vec3 outward = across(glm::cross(up_ms, forward_ms) * (left ? 1.0f : -1.0f));
+  // A direction in the character's own words.
+  const auto word = [&](const glm::vec3& d) {
+    const float f = glm::dot(d, forward_ms), u = glm::dot(d, up_ms);
+    if (std::abs(u) > std::abs(f)) return u > 0.0f ? "up" : "down";
+    return f > 0.0f ? "forward" : (leg ? "backward" : "back");
+  };
   if (glm::length(bend) < 0.01f * limb_length || glm::length(natural) < 1e-4f) {
     sentence = std::string(leg ? "leg" : "arm") + " straight";
   } else {
     const glm::vec3 b = glm::normalize(bend), n = glm::normalize(natural);
     const float from_natural = glm::degrees(std::acos(std::clamp(glm::dot(b, n), -1.0f, 1.0f)));
     const char* side = glm::dot(b, outward) >= 0.0f ? "out" : "in";
-    const char* way = leg ? "forward" : "back";
+    const char* way = swung ? word(n) : (leg ? "forward" : "back");
     char text[128];
     if (from_natural < 2.0f) {
       std::snprintf(text, sizeof text, "%s points straight %s", joint, way);
@@ -805,7 +816,8 @@ std::string PlainLimbSentence(anim::Limb limb, const anim::ChainSolveResult& res
                     static_cast<double>(from_natural), side);
     } else {
       std::snprintf(text, sizeof text, "%s points %s, against its bend (%.0f deg %s)", joint,
-                    leg ? "backward" : "forward", static_cast<double>(from_natural), side);
+                    swung ? word(b) : (leg ? "backward" : "forward"),
+                    static_cast<double>(from_natural), side);
     }
     sentence = text;
   }

@@ -54,5 +54,21 @@ TEST(PlainLimbSentence, AnElbowBendsBackNaturally) {
   EXPECT_EQ(s.rfind("elbow points straight back", 0), 0u) << s;
 }
 
+// An arm raised overhead: the knee policy's natural elbow has swung with it (forward here, the
+// hanging arm's "back" carried up with the arm), so an elbow forward is its natural bend, not
+// against it; without the policy's direction the sentence would say it is.
+TEST(PlainLimbSentence, AnOverheadElbowIsJudgedByTheSwungNaturalBend) {
+  anim::ChainSolveResult up = Leg({0.0f, 1.5f, 0.1f}, {0.0f, 1.95f, 0.0f});
+  up.hip_ms = {0.0f, 1.0f, 0.0f};
+  up.report.positions.length_ab = glm::length(up.knee_ms - up.hip_ms);
+  up.report.positions.length_bc = glm::length(up.end_ms - up.knee_ms);
+  EXPECT_NE(PlainLimbSentence(anim::Limb::kLeftArm, up, kForward, kUp, 1.0f).find("against"),
+            std::string::npos);
+  up.swivel.valid = true;
+  up.swivel.natural_ms = kForward;
+  const std::string s = PlainLimbSentence(anim::Limb::kLeftArm, up, kForward, kUp, 1.0f);
+  EXPECT_EQ(s.rfind("elbow points straight forward", 0), 0u) << s;
+}
+
 }  // namespace
 }  // namespace ikpose::ui
