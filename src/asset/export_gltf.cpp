@@ -508,15 +508,7 @@ class Writer {
             bin_.Floats(more, 2, "VEC2", kGltfArrayBuffer, false);
       }
     }
-    if (mesh.colors.size() == n) {
-      std::vector<float> colors;
-      colors.reserve(n * 4);
-      for (const glm::vec4& c : mesh.colors) {
-        const glm::vec4 clamped = glm::clamp(c, glm::vec4(0.f), glm::vec4(1.f));
-        colors.insert(colors.end(), {clamped.r, clamped.g, clamped.b, clamped.a});
-      }
-      attributes["COLOR_0"] = bin_.Floats(colors, 4, "VEC4", kGltfArrayBuffer, false);
-    }
+    if (mesh.colors.size() == n) attributes["COLOR_0"] = ColorAccessor(mesh.colors);
     if (tangents.size() == n * 4 && attributes.contains("NORMAL")) {
       attributes["TANGENT"] = bin_.Floats(tangents, 4, "VEC4", kGltfArrayBuffer, false);
     }
@@ -667,15 +659,7 @@ class Writer {
       }
       attributes["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
     }
-    if (mesh.colors.size() == n) {
-      std::vector<float> colors;
-      colors.reserve(n * 4);
-      for (const glm::vec4& c : mesh.colors) {
-        const glm::vec4 clamped = glm::clamp(c, glm::vec4(0.f), glm::vec4(1.f));
-        colors.insert(colors.end(), {clamped.r, clamped.g, clamped.b, clamped.a});
-      }
-      attributes["COLOR_0"] = bin_.Floats(colors, 4, "VEC4", kGltfArrayBuffer, false);
-    }
+    if (mesh.colors.size() == n) attributes["COLOR_0"] = ColorAccessor(mesh.colors);
     const int indices = bin_.Accessor(bin_.View(mesh.indices, kGltfElementArrayBuffer),
                                       kGltfUnsignedInt, mesh.indices.size(), "SCALAR");
     GltfJson primitive{{"attributes", attributes}, {"indices", indices}};
@@ -754,6 +738,17 @@ class Writer {
   std::vector<std::string>* warnings_;
   SourceKeep keep_;
   float metres_per_unit_;  // glTF lengths are metres
+  // Vertex colours as COLOR_0, clamped to glTF's 0..1 (the character's meshes and the props').
+  int ColorAccessor(const std::vector<glm::vec4>& colors_in) {
+    std::vector<float> colors;
+    colors.reserve(colors_in.size() * 4);
+    for (const glm::vec4& c : colors_in) {
+      const glm::vec4 clamped = glm::clamp(c, glm::vec4(0.f), glm::vec4(1.f));
+      colors.insert(colors.end(), {clamped.r, clamped.g, clamped.b, clamped.a});
+    }
+    return bin_.Floats(colors, 4, "VEC4", kGltfArrayBuffer, false);
+  }
+
   GlbBuilder bin_;
   GltfJson gltf_;
   std::vector<int> node_of_;  // skeleton index -> glTF node, -1 when left out
