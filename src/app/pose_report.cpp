@@ -128,6 +128,7 @@ asset::Json SessionReport(const scene::PosingSession& session) {
                         {"rail_width", ladder.rail_width},
                         {"rung_radius", ladder.rung_radius},
                         {"first_rung_height", ladder.first_rung_height},
+                        {"yaw_deg", ladder.yaw_deg},
                         {"follows_clip", session.ladder_follows_clip}};
     if (session.ladder_prop() >= 0) {  // the rungs of a prop (scene/prop_rungs.h)
       report["ladder"]["prop"] =

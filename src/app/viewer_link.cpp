@@ -152,6 +152,7 @@ asset::Json LastKeyReport(const ViewerLink& link) {
     if (l.rail_width) j["ladder"]["rail_width"] = *l.rail_width;
     if (l.rung_radius) j["ladder"]["rung_radius"] = *l.rung_radius;
     if (l.first_rung_height) j["ladder"]["first_rung_height"] = *l.first_rung_height;
+    if (l.yaw_deg) j["ladder"]["yaw_deg"] = *l.yaw_deg;
   }
   j["props"] = asset::Json::array();
   for (const scene::PropInput& p : key.props) {

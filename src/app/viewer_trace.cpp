@@ -354,10 +354,13 @@ asset::Json TimelineReport(const ViewerState& state) {
     j["ladder"] = nullptr;
     if (frame.ladder) {
       const scene::Ladder ladder = frame.ladder->Over(scene::Ladder{});
-      j["ladder"] = {
-          {"base", asset::ToJson(ladder.base_ms)}, {"rung_spacing", ladder.rung_spacing},
-          {"rung_count", ladder.rung_count},       {"rail_width", ladder.rail_width},
-          {"rung_radius", ladder.rung_radius},     {"first_rung_height", ladder.first_rung_height}};
+      j["ladder"] = {{"base", asset::ToJson(ladder.base_ms)},
+                     {"rung_spacing", ladder.rung_spacing},
+                     {"rung_count", ladder.rung_count},
+                     {"rail_width", ladder.rail_width},
+                     {"rung_radius", ladder.rung_radius},
+                     {"first_rung_height", ladder.first_rung_height},
+                     {"yaw_deg", ladder.yaw_deg}};
     }
     asset::Json props = asset::Json::array();
     for (const scene::PropInput& p : frame.props) {

@@ -1,5 +1,6 @@
 #include "scene/posing_request.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ikpose::scene {
@@ -204,7 +205,13 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   if (!bounds.empty()) {
     const glm::vec3 floor_ms(0.5f * (bounds.min.x + bounds.max.x), bounds.min.y,
                              0.5f * (bounds.min.z + bounds.max.z));
-    session->ladder = LadderFor(bounds.max.y - bounds.min.y, floor_ms, model.chains.forward_ms);
+    float leg = 0.0f;
+    for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+      const anim::LimbChain& c = session->chain(limb);
+      if (c.valid()) leg = std::max(leg, c.upper_length + c.lower_length);
+    }
+    session->ladder =
+        LadderFor(bounds.max.y - bounds.min.y, floor_ms, model.chains.forward_ms, leg);
   }
   // The world: props and floor; feet stand on them when there are props, unless told.
   session->world = request.world;

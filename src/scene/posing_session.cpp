@@ -258,8 +258,7 @@ void PosingSession::Evaluate() {
       // The rungs' plane, its normal toward the climber.
       plane.valid = true;
       plane.point_ms = ladder_now_.base_ms;
-      plane.normal_ms =
-          glm::vec3(0.0f, 0.0f, BodyPositionMs().z < ladder_now_.base_ms.z ? -1.0f : 1.0f);
+      plane.normal_ms = ladder_now_.NormalToward(BodyPositionMs());
     }
     help_ = SolveBodyHelp(*model_, body_bone_, BodyGoals(follow, before_body_ms), plane, pose_);
   }
@@ -329,7 +328,8 @@ EndGoal PosingSession::RungGoal(anim::Limb limb, const glm::vec3& target_ms) con
   const int i = static_cast<int>(limb);
   return IsLeg(limb)
              ? StandOnRung(facts_->feet[i], target_ms)
-             : GripRung(facts_->hands[i], target_ms, chains().forward_ms, ladder_now_.rung_radius);
+             : GripRung(facts_->hands[i], target_ms, -ladder_now_.NormalToward(BodyPositionMs()),
+                        ladder_now_.rung_radius);
 }
 
 anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTarget& t) {
@@ -349,8 +349,7 @@ anim::KneeClearance PosingSession::KneeClearanceFor(anim::Limb limb) const {
   if (!(glm::length(across) > 1e-6f)) return plane;
   plane.valid = true;
   plane.point_ms = ladder_now_.base_ms;
-  plane.normal_ms =
-      glm::vec3(0.0f, 0.0f, BodyPositionMs().z < ladder_now_.base_ms.z ? -1.0f : 1.0f);
+  plane.normal_ms = ladder_now_.NormalToward(BodyPositionMs());
   plane.clearance =
       kBodyHelp.knee_clearance * (chain(limb).upper_length + chain(limb).lower_length);
   plane.outward_ms = glm::normalize(limb == anim::Limb::kLeftLeg ? across : -across);
@@ -547,12 +546,15 @@ void PosingSession::FitBodyToLadder() {
   // Knees bent toward the ladder: the hips 80% of their standing height above the feet, a third
   // of a leg behind the rungs (along the facing; about 30 cm for an adult, close enough for
   // the hands to reach the rungs in front of the chest).
-  constexpr float kBehindRungs = 0.35f;
+  constexpr float kBehindRungs = 0.3f;
   body = BodyMove{};  // measured from where the clip (or rest pose) has the pelvis
   Evaluate();
   const glm::vec3 from = BodyPositionMs();
-  const glm::vec3 to(from.x, feet_y + 0.8f * hip_above_feet,
-                     ladder.base_ms.z - kBehindRungs * leg * chains().forward_ms.z);
+  // Behind the rungs on the side the character faces them from (a turned ladder too).
+  glm::vec3 behind = ladder.FaceNormalMs();
+  if (glm::dot(behind, chains().forward_ms) > 0.0f) behind = -behind;
+  glm::vec3 to = from + (glm::dot(ladder.base_ms - from, behind) + kBehindRungs * leg) * behind;
+  to.y = feet_y + 0.8f * hip_above_feet;
   body.offset_ms = to - from;
   Evaluate();
 }

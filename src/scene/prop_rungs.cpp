@@ -221,15 +221,11 @@ bool LadderFromRungs(const PropRungs& rungs, const PropPlacement& placement, Lad
     return false;
   }
   const glm::mat4 m = placement.Matrix();
-  const glm::vec3 along = glm::normalize(glm::vec3(m * glm::vec4(rungs.direction, 0.0f)));
-  const float off_deg = glm::degrees(std::acos(std::min(1.0f, std::abs(along.x))));
-  if (off_deg > kAcrossDeg) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "its rungs run %.0f degrees off the character's left-right axis (X); rung snap "
-                  "needs them along it (a turn of 0 or 180 degrees)",
-                  static_cast<double>(off_deg));
-    *why = text;
+  // The rungs' direction once placed, level (FindRungs keeps only horizontal bars): the
+  // ladder's turn about +Y, whatever way the prop was turned.
+  const glm::vec3 along = glm::vec3(m * glm::vec4(rungs.direction, 0.0f));
+  if (!(std::hypot(along.x, along.z) > 1e-6f)) {
+    *why = "its rungs do not run level once placed";
     return false;
   }
   const glm::vec3 middle = glm::vec3(m * glm::vec4(rungs.middle, 1.0f));
@@ -244,6 +240,7 @@ bool LadderFromRungs(const PropRungs& rungs, const PropPlacement& placement, Lad
   l.rung_count = static_cast<int>(rungs.heights.size());
   l.rung_radius = s * rungs.radius;
   l.rail_width = s * rungs.length;
+  l.yaw_deg = glm::degrees(std::atan2(-along.z, along.x));
   if (!l.Valid()) {
     *why = "its rungs do not make a ladder";
     return false;

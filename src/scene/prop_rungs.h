@@ -13,9 +13,8 @@
 // the rungs' length as the rail width.
 // Why: a game's own ladder, loaded as a prop, is the situation a game developer reproduces; it
 // must give the grip the built-in ladder gives, through the same code.
-// Limits: a rung must be a piece of its own (not welded to the rails); the rungs must lie across
-// the character's left-right axis once placed (within kAcrossDeg; the session's Ladder has its
-// rungs along model X), else `LadderFromRungs` says so; the first ladder prop is the ladder.
+// Limits: a rung must be a piece of its own (not welded to the rails); a prop turned any way
+// about +Y gives a ladder turned the same way; the first ladder prop is the ladder.
 #pragma once
 
 #include <string>
@@ -38,7 +37,6 @@ inline constexpr float kParallelDeg = 3.0f;
 inline constexpr float kSameSize = 0.1f;           // relative length and thickness difference
 inline constexpr float kSpacingTolerance = 0.15f;  // a gap's difference from the mean, relative
 inline constexpr int kMinRungs = 3;                // unmarked; marked: 2
-inline constexpr float kAcrossDeg = 5.0f;
 inline constexpr std::size_t kMaxPieces = 100'000;  // more pieces: not searched (too fine)
 // More corners: not searched (a ladder is a small mesh; a scan of millions would cost the load
 // hundreds of megabytes for the welding).

@@ -195,6 +195,16 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   const Limb legs[] = {Limb::kLeftLeg, Limb::kRightLeg};
   const Limb arms[] = {Limb::kLeftArm, Limb::kRightArm};
   glm::vec3 delta(0.0f);
+  // The climb's standing foot: on the floor where it stands at rest, stepped up to a fifth of a
+  // leg behind the rungs (a foot left at rest would hold the pelvis back with a straight leg).
+  // Placed as it is (not brought within reach of the hip at rest): the body comes to it.
+  const auto floor_foot = [&] {
+    glm::vec3 ankle = f.end_ms[Index(Limb::kLeftLeg)];
+    const float to_rungs = glm::dot(session.ladder.base_ms - ankle, f.forward);
+    const float keep = 0.2f * length(Limb::kLeftLeg);
+    if (to_rungs > keep) ankle += (to_rungs - keep) * f.forward;
+    Place(session, Limb::kLeftLeg, ankle, ankle, 0.0f);
+  };
   // Every target within 97% of its limb's length from its root (after the body moved).
   const auto place = [&](Limb limb, const glm::vec3& target_ms) {
     Place(session, limb, target_ms, root(limb, delta), 0.97f * length(limb));
@@ -257,26 +267,29 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       break;
     }
     case ReadyPose::kClimbARung:
-      // Hands up toward the ladder in front, the right foot raised onto a rung; then the
-      // session's own snap onto the nearest rungs and the body where a climber's is.
+      // The first step onto a ladder in front: the right foot on the lowest rung, the left on
+      // the floor, hands on the rungs a forearm above the shoulders; the session's own snap
+      // onto the nearest rungs and the body where a climber's is. (Both feet on rungs with the
+      // hands as high put a straight leg under a pelvis held back by the raised knee.)
       for (Limb arm : arms)
         place(arm, root(arm, delta) + length(arm) * (0.6f * f.up + 0.4f * f.forward));
-      place(Limb::kLeftLeg, f.end_ms[Index(Limb::kLeftLeg)]);
       place(Limb::kRightLeg, root(Limb::kRightLeg, delta) +
-                                 length(Limb::kRightLeg) * (0.3f * f.forward - 0.6f * f.up));
+                                 length(Limb::kRightLeg) * (0.3f * f.forward - 0.75f * f.up));
       session.Evaluate();
       session.ladder_enabled = true;
       session.SnapToRungs();
+      floor_foot();
       session.FitBodyToLadder();
       // The fit moved the shoulders: the hands take the rungs nearest to where they now reach.
       session.Evaluate();
       for (Limb arm : arms) {
         if (!session.target(arm).available) continue;
         const glm::vec3 shoulder = anim::PositionMs(session.pose(), session.chain(arm).upper);
-        Place(session, arm, shoulder + length(arm) * (0.55f * f.up + 0.35f * f.forward), shoulder,
+        Place(session, arm, shoulder + length(arm) * (0.35f * f.up + 0.35f * f.forward), shoulder,
               0.97f * length(arm));
       }
       session.SnapToRungs();
+      floor_foot();
       break;
     case ReadyPose::kReachUp:
       // On the toes' side of standing: feet at rest, both hands straight up, a little forward.

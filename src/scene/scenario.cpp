@@ -184,6 +184,8 @@ Ladder ParseLadder(const Json& j, bool* enabled, bool* snap, bool* fit_body, boo
       ladder.rung_radius = Number(value, f);
     } else if (key == "first_rung_height") {
       ladder.first_rung_height = Number(value, f);
+    } else if (key == "yaw_deg") {
+      ladder.yaw_deg = Number(value, f);
     } else {
       throw FieldError{"unknown field " + f};
     }
@@ -392,11 +394,15 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
   }
   if (scenario.ladder) {
     const Ladder& l = *scenario.ladder;
-    j["ladder"] = {
-        {"enabled", scenario.ladder_enabled}, {"follow_clip", scenario.ladder_follows_clip},
-        {"base", ToJson(l.base_ms)},          {"rung_spacing", l.rung_spacing},
-        {"rung_count", l.rung_count},         {"rail_width", l.rail_width},
-        {"rung_radius", l.rung_radius},       {"first_rung_height", l.first_rung_height}};
+    j["ladder"] = {{"enabled", scenario.ladder_enabled},
+                   {"follow_clip", scenario.ladder_follows_clip},
+                   {"base", ToJson(l.base_ms)},
+                   {"rung_spacing", l.rung_spacing},
+                   {"rung_count", l.rung_count},
+                   {"rail_width", l.rail_width},
+                   {"rung_radius", l.rung_radius},
+                   {"first_rung_height", l.first_rung_height},
+                   {"yaw_deg", l.yaw_deg}};
   }
   if (!scenario.props.empty()) {
     Json props = Json::array();

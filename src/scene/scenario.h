@@ -15,6 +15,7 @@
 //    "limits": true,
 //    "ladder": {"enabled": true, "base": [0, 0, 0.35], "rung_spacing": 0.3, "rung_count": 12,
 //               "rail_width": 0.5, "rung_radius": 0.02, "first_rung_height": 0.25,
+//               "yaw_deg": 0,
 //               "snap": true, "fit_body": true, "follow_clip": false},
 //    "props": [{"file": "stairs.glb", "position": [0, 0, 0.3], "yaw_deg": 0, "scale": 1}],
 //    "floor": true, "ground": true}

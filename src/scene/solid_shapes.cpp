@@ -109,12 +109,12 @@ void LadderTriangles(const Ladder& ladder, std::vector<glm::vec3>* vertices_ms,
                     static_cast<float>(ladder.rung_count - 1) * ladder.rung_spacing +
                     0.5f * ladder.rung_spacing;
   const float rail_radius = std::max(1.5f * ladder.rung_radius, 0.02f * ladder.rung_spacing);
-  for (float side : {-0.5f, 0.5f}) {
-    const glm::vec3 foot = ladder.base_ms + glm::vec3(side * ladder.rail_width, 0.0f, 0.0f);
+  const glm::vec3 half = 0.5f * ladder.rail_width * ladder.AlongRungsMs();
+  for (float side : {-1.0f, 1.0f}) {
+    const glm::vec3 foot = ladder.base_ms + side * half;
     AppendCylinder(foot, foot + glm::vec3(0.0f, top, 0.0f), rail_radius, kSides, vertices_ms,
                    normals_ms, indices);
   }
-  const glm::vec3 half(0.5f * ladder.rail_width, 0.0f, 0.0f);
   for (int i = 0; i < ladder.rung_count; ++i) {
     const glm::vec3 c = ladder.RungCenter(i);
     AppendCylinder(c - half, c + half, ladder.rung_radius, kSides, vertices_ms, normals_ms,

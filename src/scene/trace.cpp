@@ -76,12 +76,13 @@ Ladder LadderInput::Over(const Ladder& ladder) const {
   if (rail_width) out.rail_width = *rail_width;
   if (rung_radius) out.rung_radius = *rung_radius;
   if (first_rung_height) out.first_rung_height = *first_rung_height;
+  if (yaw_deg) out.yaw_deg = *yaw_deg;
   return out;
 }
 
 LadderInput LadderInput::Whole(const Ladder& ladder) {
-  return {ladder.base_ms,    ladder.rung_spacing, ladder.rung_count,
-          ladder.rail_width, ladder.rung_radius,  ladder.first_rung_height};
+  return {ladder.base_ms,     ladder.rung_spacing,      ladder.rung_count, ladder.rail_width,
+          ladder.rung_radius, ladder.first_rung_height, ladder.yaw_deg};
 }
 
 TraceFrame RecordFrame(const PosingSession& session, int frame, float time,

@@ -87,6 +87,7 @@ struct LadderInput {
   std::optional<float> rail_width;
   std::optional<float> rung_radius;
   std::optional<float> first_rung_height;
+  std::optional<float> yaw_deg;
 
   // `ladder` with this input's fields over it.
   Ladder Over(const Ladder& ladder) const;

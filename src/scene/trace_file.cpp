@@ -44,6 +44,7 @@ Json LadderJson(const LadderInput& in) {
   if (in.rail_width) j["rail_width"] = *in.rail_width;
   if (in.rung_radius) j["rung_radius"] = *in.rung_radius;
   if (in.first_rung_height) j["first_rung_height"] = *in.first_rung_height;
+  if (in.yaw_deg) j["yaw_deg"] = *in.yaw_deg;
   return j;
 }
 
@@ -295,15 +296,15 @@ bool ReadFileBounded(const std::filesystem::path& path, std::string* text, std::
 }
 
 // "ladder": {"base": [x,y,z], "rung_spacing": s, "rung_count": n, "rail_width": w,
-// "rung_radius": r, "first_rung_height": h}, every field but the base optional.
+// "rung_radius": r, "first_rung_height": h, "yaw_deg": a}, every field but the base optional.
 bool ReadLadderInput(LineReader& r, const Json& j, LadderInput* in) {
   if (!r.Object(j, "ladder")) return false;
   for (const auto& [name, value] : j.items()) {
     if (name != "base" && name != "rung_spacing" && name != "rung_count" && name != "rail_width" &&
-        name != "rung_radius" && name != "first_rung_height") {
+        name != "rung_radius" && name != "first_rung_height" && name != "yaw_deg") {
       return r.Fail("ladder." + name,
                     "unknown field (base, rung_spacing, rung_count, rail_width, rung_radius, "
-                    "first_rung_height)");
+                    "first_rung_height, yaw_deg)");
     }
   }
   if (!r.Vec3(j, "base", "ladder.", &in->base_ms)) return false;
@@ -331,6 +332,11 @@ bool ReadLadderInput(LineReader& r, const Json& j, LadderInput* in) {
                     "not a whole number in 1.." + std::to_string(Ladder::kMaxRungs));
     }
     in->rung_count = static_cast<int>(v->get<long long>());
+  }
+  if (const Json* v = r.Member(j, "yaw_deg", "ladder.yaw_deg", false)) {
+    float yaw = 0.f;
+    if (!r.ToFloat(*v, "ladder.yaw_deg", &yaw)) return false;
+    in->yaw_deg = yaw;
   }
   return true;
 }

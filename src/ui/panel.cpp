@@ -723,6 +723,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::DragFloat("rail width", &ladder.rail_width, h * 0.001f, h * 0.05f, h, "%.3f");
     ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
     ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
+    ImGui::DragFloat("turn", &ladder.yaw_deg, 0.5f, -180.0f, 180.0f, "%.1f deg");
     if (ImGui::Button("snap to rungs")) state.commands.push_back(Command::kSnapToRungs);
     if (FlowButton("fit body")) state.commands.push_back(Command::kFitBodyToLadder);
     if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);

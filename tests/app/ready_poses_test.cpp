@@ -11,6 +11,7 @@
 #include "../asset/model_checks.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
+#include "scene/posing_request.h"
 #include "scene/ready_poses.h"
 
 namespace ikpose::scene {
@@ -34,11 +35,15 @@ class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
     height_ = asset::ModelHeight(model_, anim::RestPose(model_.skeleton));
   }
 
-  // Applies `pose` and checks that every placed limb reached its target.
+  // Applies `pose` and checks that every placed limb reached its target: down the one road, as
+  // `--ready` and the panel's button do (the ladder made for the character first).
   std::unique_ptr<PosingSession> Posed(ReadyPose pose) {
-    auto session = std::make_unique<PosingSession>(model_);
+    PosingRequest request;
+    request.ready = pose;
     std::string error;
-    EXPECT_TRUE(ApplyReadyPose(*session, pose, &error)) << error;
+    auto session = BuildSession(model_, request, &error);
+    EXPECT_TRUE(session) << error;
+    if (!session) return std::make_unique<PosingSession>(model_);
     for (Limb limb : anim::kLimbs) {
       const LimbTarget& t = session->target(limb);
       if (!t.available || !t.given) continue;
@@ -104,7 +109,26 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
 
   const auto climb = Posed(ReadyPose::kClimbARung);
   EXPECT_TRUE(climb->ladder_enabled);
-  for (Limb limb : anim::kLimbs) EXPECT_GE(climb->target(limb).rung, 0) << anim::LimbName(limb);
+  // The first step: hands and the right foot on rungs, the left foot on the floor.
+  for (Limb limb : {Limb::kLeftArm, Limb::kRightArm, Limb::kRightLeg}) {
+    EXPECT_GE(climb->target(limb).rung, 0) << anim::LimbName(limb);
+  }
+  EXPECT_EQ(climb->target(Limb::kLeftLeg).rung, -1);
+  EXPECT_NEAR(End(*climb, Limb::kLeftLeg).y,
+              anim::PositionMs(climb->rest_pose(), model_.chains[Limb::kLeftLeg].end).y,
+              0.01f * height_)
+      << "standing on the floor, the ankle as high as at rest";
+  // The ladder stands in front of the character, its face toward it (CesiumMan and the base
+  // mesh face +X: their ladder is turned), and the pelvis is close behind the rungs: within a
+  // third of a metre for a 1.8 m body.
+  const Ladder& ladder = climb->ladder;
+  EXPECT_GT(std::abs(glm::dot(ladder.FaceNormalMs(), forward)), std::cos(glm::radians(10.0f)))
+      << "the ladder faces the climber";
+  const float behind = glm::dot(climb->BodyPositionMs() - ladder.base_ms,
+                                ladder.NormalToward(climb->BodyPositionMs()));
+  EXPECT_GT(glm::dot(ladder.base_ms - climb->BodyPositionMs(), forward), 0.0f)
+      << "the rungs are in front of the pelvis";
+  EXPECT_LT(behind, height_ / 5.4f) << "the pelvis hangs back from the rungs";
 }
 
 TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {

@@ -143,7 +143,7 @@ TEST(Body, FitToTheLadderPutsThePelvisBehindTheRungsAboveTheFeet) {
   const glm::vec3 pelvis = session.BodyPositionMs();
   const float leg =
       session.chain(Limb::kLeftLeg).upper_length + session.chain(Limb::kLeftLeg).lower_length;
-  EXPECT_NEAR(pelvis.z, session.ladder.base_ms.z - 0.35f * leg, 1e-4f) << "a third of a leg";
+  EXPECT_NEAR(pelvis.z, session.ladder.base_ms.z - 0.3f * leg, 1e-4f) << "0.3 of a leg";
   const float feet = 0.5f * (session.target(Limb::kLeftLeg).target_ms.y +
                              session.target(Limb::kRightLeg).target_ms.y);
   EXPECT_GT(pelvis.y - feet, 0.6f * leg) << "above the feet";

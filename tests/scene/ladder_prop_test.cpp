@@ -5,6 +5,7 @@
 // rungs no longer run across the character says why it gives no rungs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <string>
 
@@ -156,16 +157,16 @@ TEST_F(LadderProp, SnappedLimbsGripThePropsRungsAsTheBuiltInLaddersAndFollowItsM
   EXPECT_NEAR(moved.x, 0.1f, 1e-5f);
   EXPECT_NEAR(moved.y, 0.3f, 1e-5f);
 
-  // Turned a quarter: the rungs run along the character's front; no rungs, and the note says why.
+  // Turned a quarter: still the ladder, turned with the prop (its rungs now run along Z); each
+  // limb keeps its rung, on the turned rung's axis.
   placement.yaw_deg = 90.0f;
   on_prop.world = WorldOf(LadderShape(made), placement);
   on_prop.Evaluate();
-  EXPECT_EQ(on_prop.ladder_prop(), -1);
-  EXPECT_FALSE(on_prop.ladder_enabled);
-  EXPECT_EQ(on_prop.target(Limb::kLeftArm).rung, -1);
-  EXPECT_NE(on_prop.ladder_note().find("prop ladder.glb: its rungs run 90 degrees off"),
-            std::string::npos)
-      << on_prop.ladder_note();
+  ASSERT_EQ(on_prop.ladder_prop(), 0) << on_prop.ladder_note();
+  EXPECT_TRUE(on_prop.ladder_enabled);
+  EXPECT_NEAR(std::abs(on_prop.ladder.AlongRungsMs().z), 1.0f, 1e-5f);
+  EXPECT_EQ(on_prop.target(Limb::kLeftArm).rung, built_in.target(Limb::kLeftArm).rung);
+  EXPECT_NEAR(on_prop.target(Limb::kLeftArm).target_ms.x, on_prop.ladder.base_ms.x, 1e-5f);
   // "rungs": false: not searched, so not a ladder and nothing to say.
   placement.yaw_deg = 0.0f;
   placement.rungs = false;

@@ -45,6 +45,42 @@ TEST(Ladder, FeetRestOnTheRungsTop) {
   EXPECT_FLOAT_EQ(rest.y, ladder.RungCenter(2).y + ladder.rung_radius);
 }
 
+// A ladder turned a quarter about +Y (a character facing +X climbs one): its rungs run along Z,
+// grips stay on the turned rung's axis between the turned rails.
+TEST(Ladder, ATurnedLaddersRungsRunAlongItsTurn) {
+  Ladder ladder;
+  ladder.base_ms = {1.0f, 0.0f, 0.2f};
+  ladder.yaw_deg = 90.0f;
+  EXPECT_NEAR(ladder.AlongRungsMs().z, -1.0f, 1e-6f);
+  EXPECT_NEAR(ladder.FaceNormalMs().x, 1.0f, 1e-6f);
+  EXPECT_NEAR(ladder.NormalToward({0.0f, 1.0f, 0.0f}).x, -1.0f, 1e-6f) << "toward the climber";
+  const glm::vec3 grip = ladder.GripPoint(3, {0.3f, 9.0f, 0.3f});
+  EXPECT_NEAR(grip.x, 1.0f, 1e-6f) << "on the rung's axis, in the ladder's plane";
+  EXPECT_NEAR(grip.z, 0.3f, 1e-6f) << "where the hand reached along the rung";
+  EXPECT_FLOAT_EQ(grip.y, ladder.RungCenter(3).y);
+  const glm::vec3 outside = ladder.GripPoint(3, {1.0f, 0.0f, 5.0f});
+  EXPECT_NEAR(outside.z, 0.2f + 0.5f * ladder.rail_width - ladder.rung_radius, 1e-6f)
+      << "kept between the rails";
+  ladder.yaw_deg = std::nanf("");
+  EXPECT_FALSE(ladder.Valid());
+}
+
+// The ladder made for a character stands in front of it and faces it, whichever way the rig
+// faces; legs short for the height (a big-headed robot) bring the rungs closer together.
+TEST(Ladder, ALadderMadeForACharacterFacesIt) {
+  const Ladder front = LadderFor(1.8f, glm::vec3(0.0f), {0.0f, 0.0f, 1.0f}, 0.9f);
+  EXPECT_EQ(front.yaw_deg, 0.0f) << "a rig facing +Z keeps the ladder it always had";
+  EXPECT_NEAR(front.base_ms.z, 0.36f, 1e-5f);
+  EXPECT_NEAR(front.rung_spacing, 0.17f * 1.8f, 1e-5f) << "an adult's leg does not cap it";
+  const Ladder side = LadderFor(1.8f, glm::vec3(0.0f), {1.0f, 0.0f, 0.0f}, 0.9f);
+  EXPECT_NEAR(side.base_ms.x, 0.36f, 1e-5f);
+  EXPECT_NEAR(side.base_ms.z, 0.0f, 1e-5f);
+  EXPECT_NEAR(std::abs(side.FaceNormalMs().x), 1.0f, 1e-5f) << "its face toward the character";
+  const Ladder robot = LadderFor(4.56f, glm::vec3(0.0f), {0.0f, 0.0f, 1.0f}, 1.54f);
+  EXPECT_LE(robot.rung_spacing, 0.4f * 1.54f + 1e-5f);
+  EXPECT_LE(robot.first_rung_height, 0.45f * 1.54f + 1e-5f);
+}
+
 TEST(Ladder, RejectsNonsenseDimensions) {
   Ladder ladder;
   EXPECT_TRUE(ladder.Valid());
@@ -165,6 +201,50 @@ TEST_F(LadderSnap, AStepMovesEverySnappedTargetExactlyOneRungStraightUpOrDown) {
   ASSERT_EQ(session_.target(Limb::kRightLeg).rung, 0);
   EXPECT_FALSE(session_.StepRungs(-1));
   expect_moved(0);
+}
+
+// The same climb on the same rig turned a quarter, with the ladder made for it: every bone where
+// the unturned climb has it, turned. Before the ladder could turn, the turned rig's ladder stood
+// with its rungs pointing at the character and the body was fitted along Z, not toward the rungs.
+TEST(LadderTurn, ATurnedRigClimbsItsLadderAsTheUnturnedOne) {
+  const anim::Model front = anim::test::MakeHumanoidModel();
+  anim::Model turned;
+  turned.skeleton = anim::test::MakeHumanoid(anim::test::UnrealNames(), /*facing_x=*/true);
+  anim::DetectRig(turned);
+  const glm::quat quarter = glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 1, 0));
+  ASSERT_NEAR(glm::dot(turned.chains.forward_ms, quarter * front.chains.forward_ms), 1.0f, 1e-5f);
+
+  PosingSession a(front), b(turned);
+  a.ladder = LadderFor(1.8f, glm::vec3(0.0f), front.chains.forward_ms, 0.9f);
+  b.ladder = LadderFor(1.8f, glm::vec3(0.0f), turned.chains.forward_ms, 0.9f);
+  const glm::vec3 holds[4] = {
+      {0.15f, 1.55f, 0.36f}, {-0.15f, 1.25f, 0.36f}, {0.1f, 0.6f, 0.36f}, {-0.1f, 0.3f, 0.36f}};
+  for (PosingSession* s : {&a, &b}) {
+    s->ladder_enabled = true;
+    for (Limb limb : anim::kLimbs) {
+      const glm::vec3 hold = holds[static_cast<int>(limb)];
+      s->target(limb).target_ms = s == &a ? hold : quarter * hold;
+    }
+    s->SnapToRungs();
+    s->FitBodyToLadder();
+    s->Evaluate();
+  }
+  const glm::vec3 rungs_to_pelvis = b.BodyPositionMs() - b.ladder.base_ms;
+  EXPECT_LT(glm::dot(rungs_to_pelvis, turned.chains.forward_ms), -0.2f)
+      << "the pelvis is behind the rungs, on the side the character faces them from";
+  for (Limb limb : anim::kLimbs) {
+    SCOPED_TRACE(anim::LimbName(limb));
+    EXPECT_EQ(b.target(limb).rung, a.target(limb).rung);
+    ASSERT_TRUE(b.result(limb).ok);
+    EXPECT_LT(b.result(limb).error_ms, 1e-4f) << "on its rung";
+  }
+  // Within 2 mm: the four-contact fit iterates, and float rounding differs once turned (before
+  // the ladder turned, bones were decimetres off).
+  for (int bone = 0; bone < front.skeleton.size(); ++bone) {
+    const glm::vec3 want = quarter * anim::PositionMs(a.pose(), bone);
+    EXPECT_LT(glm::length(anim::PositionMs(b.pose(), bone) - want), 2e-3f)
+        << front.skeleton.names[static_cast<std::size_t>(bone)];
+  }
 }
 
 }  // namespace
