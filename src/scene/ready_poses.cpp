@@ -97,11 +97,11 @@ void Bend(PosingSession& session, const std::vector<int>& bones, const glm::vec3
   const anim::Pose& rest = session.rest_pose();
   for (int bone : bones) {
     const auto b = static_cast<std::size_t>(bone);
-    if (bone < 0 || b >= session.bone_turns_ls.size()) continue;
+    if (bone < 0 || b >= session.edits.bone_turns_ls.size()) continue;
     const glm::quat bone_ms = anim::RotationMs(rest, bone);
     const glm::quat turn_ms = glm::angleAxis(share, axis_ms);
-    session.bone_turns_ls[b] =
-        glm::normalize(session.bone_turns_ls[b] * glm::inverse(bone_ms) * turn_ms * bone_ms);
+    session.edits.bone_turns_ls[b] =
+        glm::normalize(session.edits.bone_turns_ls[b] * glm::inverse(bone_ms) * turn_ms * bone_ms);
   }
 }
 
@@ -173,8 +173,8 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   const Frame f = Measure(session);
   // From the rest: nothing of the previous pose stays.
   session.ResetBoneTurns();
-  session.body = BodyMove{};
-  session.ladder_enabled = false;
+  session.edits.body = BodyMove{};
+  session.edits.ladder_enabled = false;
   session.ResetTargets();
   Carry(session, pose, f.left);
   session.Evaluate();
@@ -265,7 +265,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       place(Limb::kRightLeg, root(Limb::kRightLeg, delta) +
                                  length(Limb::kRightLeg) * (0.3f * f.forward - 0.6f * f.up));
       session.Evaluate();
-      session.ladder_enabled = true;
+      session.edits.ladder_enabled = true;
       session.SnapToRungs();
       session.FitBodyToLadder();
       // The fit moved the shoulders: the hands take the rungs nearest to where they now reach.

@@ -103,7 +103,7 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   EXPECT_GT(End(*reach, Limb::kRightArm).y, head_y + 0.3f * leg);
 
   const auto climb = Posed(ReadyPose::kClimbARung);
-  EXPECT_TRUE(climb->ladder_enabled);
+  EXPECT_TRUE(climb->edits.ladder_enabled);
   for (Limb limb : anim::kLimbs) EXPECT_GE(climb->target(limb).rung, 0) << anim::LimbName(limb);
 }
 

@@ -87,8 +87,8 @@ constexpr float kTolerance = 1e-5f;  // metres; a target 1 mm off is a hundred t
 class LadderSnap : public ::testing::Test {
  protected:
   LadderSnap() : model_(anim::test::MakeHumanoidModel()), session_(model_) {
-    session_.ladder = OddLadder();
-    session_.ladder_enabled = true;
+    session_.edits.ladder = OddLadder();
+    session_.edits.ladder_enabled = true;
     // Hands and feet where a climber reaches for the ladder: the right hand past the right
     // rail, the rest between the rails, none at a rung's height.
     requested_ = {glm::vec3(0.12f, 1.30f, 0.20f), glm::vec3(-0.60f, 1.52f, 0.10f),
@@ -107,7 +107,7 @@ class LadderSnap : public ::testing::Test {
 
 TEST_F(LadderSnap, HandsGripTheRungAxisAndFeetStandOnTheRungTopBetweenTheRails) {
   session_.SnapToRungs();
-  const Ladder& l = session_.ladder;
+  const Ladder& l = session_.edits.ladder;
   const float inner_half = 0.5f * l.rail_width - l.rung_radius;  // a rail's inner side
   for (Limb limb : anim::kLimbs) {
     SCOPED_TRACE(anim::LimbName(limb));
@@ -135,7 +135,7 @@ TEST_F(LadderSnap, HandsGripTheRungAxisAndFeetStandOnTheRungTopBetweenTheRails) 
 
 TEST_F(LadderSnap, AStepMovesEverySnappedTargetExactlyOneRungStraightUpOrDown) {
   session_.SnapToRungs();
-  const Ladder& l = session_.ladder;
+  const Ladder& l = session_.edits.ladder;
   std::array<glm::vec3, 4> before{};
   std::array<int, 4> rungs{};
   for (Limb limb : anim::kLimbs) {
