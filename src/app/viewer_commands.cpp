@@ -171,6 +171,18 @@ void ApplyCommands(ViewerState& state) {
       case Command::kFitBodyToLadder:
         Step(state, "fit body to ladder", [](scene::PosingSession& s) { s.FitBodyToLadder(); });
         break;
+      case Command::kResetBoneTurn: {
+        // Named as the change it makes ("turn bone"), as when the button acted on the spot.
+        const int bone = state.panel.selected_bone;
+        Step(state, "", [bone](scene::PosingSession& s) {
+          if (bone >= 0 && static_cast<std::size_t>(bone) < s.edits.bone_turns_ls.size())
+            s.edits.bone_turns_ls[static_cast<std::size_t>(bone)] = glm::quat(1, 0, 0, 0);
+        });
+        break;
+      }
+      case Command::kResetBoneTurns:
+        Step(state, "", [](scene::PosingSession& s) { s.ResetBoneTurns(); });
+        break;
       case Command::kResetBody:
         Step(state, "reset body",
              [](scene::PosingSession& s) { s.edits.body = scene::BodyMove{}; });

@@ -300,11 +300,11 @@ void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::
   ImGui::EndDisabled();
   ImGui::Checkbox("rings on the bone's axes (off: model axes)", &state.ring_local_axes);
   if (ImGui::Button("reset bone") && b < session.edits.bone_turns_ls.size()) {
-    session.edits.bone_turns_ls[b] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);  // the frame evaluates it
+    state.commands.push_back(Command::kResetBoneTurn);
   }
   SameLineIfFits("reset all turns");
   ImGui::BeginDisabled(!session.HasBoneTurns());
-  if (ImGui::Button("reset all turns")) session.ResetBoneTurns();
+  if (ImGui::Button("reset all turns")) state.commands.push_back(Command::kResetBoneTurns);
   ImGui::EndDisabled();
 }
 
