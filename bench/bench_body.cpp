@@ -51,8 +51,8 @@ void Run(benchmark::State& state, bool four_limbs, bool help, bool limits = true
     state.SkipWithError(f.error.c_str());
     return;
   }
-  f.session->body_help = help;
-  f.session->limits = limits;
+  f.session->edits.body_help = help;
+  f.session->edits.limits = limits;
   for (auto _ : state) {
     f.session->Evaluate();
     benchmark::DoNotOptimize(f.session->pose().models_ms.data());

@@ -30,7 +30,7 @@ struct Fixture {
     ok = asset::TryLoadModel(BenchModelPath(), &model, &error);
     if (!ok) return;
     session = std::make_unique<scene::PosingSession>(model);
-    if (!model.clips.empty()) session->playback.clip = 0;
+    if (!model.clips.empty()) session->edits.playback.clip = 0;
     session->ResetTargets();
     // Move every target a little so each solve does real work.
     for (anim::Limb limb : anim::kLimbs) {
@@ -42,7 +42,7 @@ struct Fixture {
   }
 
   void Frame(float t) {
-    session->playback.time = t;
+    session->edits.playback.time = t;
     session->Evaluate();
     std::size_t joints = 0;
     for (const auto& skin : model.skins) joints += skin.joints.size();

@@ -116,8 +116,9 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
   std::vector<std::string> warnings;
   std::vector<std::string> left_out;
   const std::unique_ptr<asset::GltfDocument> source = GltfSource(model_path);
-  const std::vector<asset::PlacedModel> props =
-      options.no_props ? std::vector<asset::PlacedModel>() : PropsToExport(session->world.get());
+  const std::vector<asset::PlacedModel> props = options.no_props
+                                                    ? std::vector<asset::PlacedModel>()
+                                                    : PropsToExport(session->edits.world.get());
   if (!asset::WritePosedGlb(model, session->pose().locals_ls, options.out, &warnings, &error, {},
                             {source ? &source->json : nullptr, &left_out}, props)) {
     return Fail(err, error);
@@ -125,7 +126,8 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
 
   std::ostringstream from;
   if (!options.pose.empty()) from << " from " << options.pose.string();
-  if (!clip.empty()) from << " from clip '" << clip << "' at " << session->playback.time << " s";
+  if (!clip.empty())
+    from << " from clip '" << clip << "' at " << session->edits.playback.time << " s";
   out << "wrote " << options.out.string() << ": " << model_path.filename().string() << " posed"
       << from.str() << "\n";
   for (const asset::PlacedModel& prop : props) {
@@ -140,8 +142,8 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
     out << "  " << sc.chain.name << ": " << ik::ReachName(sc.result.output.reach) << ", end "
         << sc.result.error_ms << " from the target\n";
   }
-  if (session->mirror != anim::MirrorMode::kOff) {
-    out << "  mirrored " << anim::MirrorModeName(session->mirror) << "\n";
+  if (session->edits.mirror != anim::MirrorMode::kOff) {
+    out << "  mirrored " << anim::MirrorModeName(session->edits.mirror) << "\n";
     if (const std::string warning = MirrorWarning(*session); !warning.empty()) {
       PrintWarning(err, warning);
     }

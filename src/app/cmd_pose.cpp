@@ -119,7 +119,7 @@ int RunPose(const PoseOptions& options, std::ostream& out, std::ostream& err) {
     const std::string clip = plan.request.ClipName();
     if (!clip.empty()) {
       saved["clip"] = clip;
-      saved["time"] = session->playback.time;
+      saved["time"] = session->edits.playback.time;
     }
     for (auto& [key, value] : report.items()) saved[key] = value;
     if (!anim::WriteFileAtomically(

@@ -299,15 +299,15 @@ int RunTrace(const TraceOptions& options, std::ostream& out, std::ostream& err) 
     if (!session) return PrintError(err, frame_error(in));
     feet.Record(*session);
     // The game's ladder whole (its sizes as they were in force) and the props it moved.
-    if (in.ladder) solved.ladder = scene::LadderInput::Whole(session->ladder);
+    if (in.ladder) solved.ladder = scene::LadderInput::Whole(session->edits.ladder);
     solved.props = in.props;
     if (!options.out.empty()) {
       // The header once the first frame says what was on (the scenario's or the command
       // line's), so that a replay solves with the same.
       if (i == 0) {
-        header.limits = session->limits;
-        header.body_help = session->body_help;
-        header.ground = session->ground;
+        header.limits = session->edits.limits;
+        header.body_help = session->edits.body_help;
+        header.ground = session->edits.ground;
         if (!trace_file.Write(scene::TraceHeaderLine(header) + "\n", &error)) {
           return PrintError(err, error);
         }

@@ -9,8 +9,8 @@ namespace ikpose::app {
 namespace {
 
 std::string PropName(const scene::PosingSession& session, int prop) {
-  if (prop < 0 || !session.world) return "ladder";
-  const auto& props = session.world->props();
+  if (prop < 0 || !session.edits.world) return "ladder";
+  const auto& props = session.edits.world->props();
   return prop < static_cast<int>(props.size()) ? props[static_cast<std::size_t>(prop)].path
                                                : "ladder";
 }
@@ -20,9 +20,9 @@ std::string PropName(const scene::PosingSession& session, int prop) {
 void AddWorldReport(const scene::PosingSession& session, asset::Json& report) {
   const scene::GroundReport& ground = session.ground_report();
   const anim::Skeleton& skeleton = session.model().skeleton;
-  if (session.world) {
+  if (session.edits.world) {
     asset::Json props = asset::Json::array();
-    for (const scene::Prop& prop : session.world->props()) {
+    for (const scene::Prop& prop : session.edits.world->props()) {
       props.push_back({{"file", prop.path},
                        {"position_ms", asset::ToJson(prop.placement.position_ms)},
                        {"yaw_deg", asset::Clean(prop.placement.yaw_deg)},
@@ -50,13 +50,13 @@ void AddWorldReport(const scene::PosingSession& session, asset::Json& report) {
       }
       feet[std::string(anim::LimbName(limb))] = foot;
     }
-    report["ground"] = {{"floor", session.floor},
+    report["ground"] = {{"floor", session.edits.floor},
                         {"floor_y", asset::Clean(session.floor_y())},
                         {"pelvis_drop", asset::Clean(ground.pelvis_drop)},
                         {"pelvis_drop_limited", ground.pelvis_drop_limited},
                         {"feet", feet}};
   }
-  if (session.world || session.ladder_enabled) {
+  if (session.edits.world || session.edits.ladder_enabled) {
     asset::Json list = asset::Json::array();
     for (const scene::Penetration& p : ground.penetrations) {
       list.push_back({{"bone", skeleton.names[static_cast<std::size_t>(p.bone)]},

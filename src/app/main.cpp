@@ -128,6 +128,52 @@ void AddStabilityOptions(CLI::App* command, ikpose::app::StabilityOptions* optio
                       "limb's length / 20)");
 }
 
+// What `view` and `render` share: the model, the size, the situation, a trace on the
+// timeline, the stability grid, the library, the reference picture and the report. `render`
+// is the window drawn headlessly, so its words are the window's, its help says what they do
+// in a picture.
+struct WindowCommand {
+  ikpose::app::ViewerOptions options;
+  std::string size = "1280x720";
+};
+
+void AddWindowOptions(CLI::App* command, WindowCommand* window, bool headless) {
+  ikpose::app::ViewerOptions& o = window->options;
+  command->add_option("MODEL", o.model_path,
+                      headless ? "model (default: the bundled character)"
+                               : "model to open (default: the bundled character)");
+  if (headless) {
+    command->add_option("--out", o.screenshot_path, "PNG file to write")
+        ->required()
+        ->check(kFileName);
+  }
+  command->add_option("--size", window->size, headless ? "image size WxH" : "window size WxH");
+  AddPoseRequestOptions(command, &o.request, "CHAIN=x,y,z: a limb target (model space)",
+                        "clip to pose the model from");
+  AddTraceOptions(command, &o);
+  AddStabilityOptions(command, &o.stability, false);
+  command->add_option("--library", o.library_dir,
+                      headless ? "pose library folder shown in the panel (default: as view)"
+                               : "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
+  command->add_option("--reference", o.reference_path,
+                      headless ? "PNG or JPEG drawn behind the character, facing the front view"
+                               : "PNG or JPEG shown behind the character, facing the front view");
+  command
+      ->add_option("--report", o.report_path,
+                   headless ? "write the pose report of the image (what pose --json prints)"
+                            : "on exit, write the pose report (as pose --json) and the "
+                              "window's state")
+      ->check(kFileName);
+}
+
+// --size into the options; false after the one error line (exit 2).
+bool ReadWindowSize(WindowCommand& window) {
+  ikpose::app::ViewerOptions& o = window.options;
+  if (ParseSize(window.size, &o.width, &o.height)) return true;
+  Fail("--size must be WxH with each side in 16..8192, got '" + window.size + "'", 2);
+  return false;
+}
+
 // A bare word that is not a file is a mistyped subcommand, not a model path.
 bool LooksLikeUnknownCommand(const std::string& arg) {
   return !arg.empty() && !std::filesystem::exists(arg) &&
@@ -142,23 +188,10 @@ int Run(int argc, char** argv) {
   std::string root_model;
   cli.add_option("MODEL", root_model, "model to open (default: the bundled character)");
 
-  ikpose::app::ViewerOptions view;
-  std::string view_size = "1280x720";
+  WindowCommand view_window;
+  ikpose::app::ViewerOptions& view = view_window.options;
   CLI::App* view_cmd = cli.add_subcommand("view", "open the viewer");
-  view_cmd->add_option("MODEL", view.model_path, "model to open (default: the bundled character)");
-  view_cmd->add_option("--size", view_size, "window size WxH");
-  AddPoseRequestOptions(view_cmd, &view.request, "CHAIN=x,y,z: a limb target (model space)",
-                        "clip to pose the model from");
-  AddTraceOptions(view_cmd, &view);
-  AddStabilityOptions(view_cmd, &view.stability, false);
-  view_cmd->add_option("--library", view.library_dir,
-                       "pose library folder (default: $XDG_DATA_HOME/ikpose/poses)");
-  view_cmd->add_option("--reference", view.reference_path,
-                       "PNG or JPEG shown behind the character, facing the front view");
-  view_cmd
-      ->add_option("--report", view.report_path,
-                   "on exit, write the pose report (as pose --json) and the window's state")
-      ->check(kFileName);
+  AddWindowOptions(view_cmd, &view_window, /*headless=*/false);
   view_cmd
       ->add_option("--listen", view.listen,
                    "[HOST:]PORT (HOST default 127.0.0.1, loopback): a running game connects and "
@@ -175,27 +208,11 @@ int Run(int argc, char** argv) {
                    "close after N frames on screen (for timing the start-up)")
       ->group("");
 
-  ikpose::app::ViewerOptions render;
-  std::string render_size = "1280x720";
+  WindowCommand render_window;
+  ikpose::app::ViewerOptions& render = render_window.options;
   CLI::App* render_cmd =
       cli.add_subcommand("render", "draw the viewer's frame headlessly into a PNG file");
-  render_cmd->add_option("MODEL", render.model_path, "model (default: the bundled character)");
-  render_cmd->add_option("--out", render.screenshot_path, "PNG file to write")
-      ->required()
-      ->check(kFileName);
-  render_cmd->add_option("--size", render_size, "image size WxH");
-  AddPoseRequestOptions(render_cmd, &render.request, "CHAIN=x,y,z: a limb target (model space)",
-                        "clip to pose the model from");
-  AddTraceOptions(render_cmd, &render);
-  AddStabilityOptions(render_cmd, &render.stability, false);
-  render_cmd->add_option("--library", render.library_dir,
-                         "pose library folder shown in the panel (default: as view)");
-  render_cmd->add_option("--reference", render.reference_path,
-                         "PNG or JPEG drawn behind the character, facing the front view");
-  render_cmd
-      ->add_option("--report", render.report_path,
-                   "write the pose report of the image (what pose --json prints)")
-      ->check(kFileName);
+  AddWindowOptions(render_cmd, &render_window, /*headless=*/true);
   std::string render_camera;
   render_cmd->add_option("--camera", render_camera,
                          "yaw,pitch,distance in degrees and model units");
@@ -337,9 +354,7 @@ int Run(int argc, char** argv) {
   if (trace_cmd->parsed()) return ikpose::app::RunTrace(trace, std::cout, std::cerr);
   if (export_cmd->parsed()) return ikpose::app::RunExport(export_options, std::cout, std::cerr);
   if (render_cmd->parsed()) {
-    if (!ParseSize(render_size, &render.width, &render.height)) {
-      return Fail("--size must be WxH with each side in 16..8192, got '" + render_size + "'", 2);
-    }
+    if (!ReadWindowSize(render_window)) return 2;
     if (!render_camera.empty()) {
       ikpose::app::CameraSetting camera;
       char rest = 0;
@@ -364,9 +379,7 @@ int Run(int argc, char** argv) {
     }
     view.model_path = root_model;
   }
-  if (!ParseSize(view_size, &view.width, &view.height)) {
-    return Fail("--size must be WxH with each side in 16..8192, got '" + view_size + "'", 2);
-  }
+  if (!ReadWindowSize(view_window)) return 2;
   return ikpose::app::RunViewer(view);
 }
 

@@ -28,7 +28,7 @@ asset::Json MirrorReport(const scene::PosingSession& session) {
   const anim::MirrorMap& map = session.mirror_map();
   const anim::Skeleton& s = session.model().skeleton;
   asset::Json j;
-  j["mode"] = std::string(anim::MirrorModeName(session.mirror));
+  j["mode"] = std::string(anim::MirrorModeName(session.edits.mirror));
   j["plane"] = {{"point", asset::ToJson(map.plane.point_ms)},
                 {"normal", asset::ToJson(map.plane.normal_ms)}};
   j["pairs_by_name"] = map.pairs_by_name;
@@ -76,7 +76,7 @@ asset::Json BodyHelpJson(const scene::PosingSession& session) {
     if (session.target(limb).available)
       pull[std::string(anim::LimbName(limb))] = session.target(limb).pull_body;
   }
-  return {{"enabled", session.body_help},
+  return {{"enabled", session.edits.body_help},
           {"four_contacts", help.four_contacts},
           {"pelvis_offset", asset::ToJson(help.pelvis_offset_ms)},
           {"bones", bones},
@@ -96,7 +96,7 @@ asset::Json LimitsJson(const scene::PosingSession& session) {
                   {"past", joint.past()},
                   {"text", scene::LimitSentence(session.model(), joint, " deg")}});
   }
-  return {{"enabled", session.limits}, {"at_limit", at}};
+  return {{"enabled", session.edits.limits}, {"at_limit", at}};
 }
 
 }  // namespace
@@ -117,8 +117,8 @@ std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session
 asset::Json SessionReport(const scene::PosingSession& session) {
   asset::Json report = asset::PoseReport(session.model(), session.base_pose(), session.pose(),
                                          SolvedChains(session));
-  if (session.mirror != anim::MirrorMode::kOff) report["mirror"] = MirrorReport(session);
-  if (session.ladder_enabled) {
+  if (session.edits.mirror != anim::MirrorMode::kOff) report["mirror"] = MirrorReport(session);
+  if (session.edits.ladder_enabled) {
     // The ladder as drawn this frame (scrolled when it follows a climbing clip), so a script can
     // draw or check rungs where the window has them.
     const scene::Ladder& ladder = session.shown_ladder();
@@ -129,10 +129,10 @@ asset::Json SessionReport(const scene::PosingSession& session) {
                         {"rung_radius", ladder.rung_radius},
                         {"first_rung_height", ladder.first_rung_height},
                         {"yaw_deg", ladder.yaw_deg},
-                        {"follows_clip", session.ladder_follows_clip}};
+                        {"follows_clip", session.edits.ladder_follows_clip}};
     if (session.ladder_prop() >= 0) {  // the rungs of a prop (scene/prop_rungs.h)
       report["ladder"]["prop"] =
-          session.world->props()[static_cast<std::size_t>(session.ladder_prop())].path;
+          session.edits.world->props()[static_cast<std::size_t>(session.ladder_prop())].path;
     }
   }
   AddWorldReport(session, report);
@@ -143,9 +143,9 @@ asset::Json SessionReport(const scene::PosingSession& session) {
 
 std::string MirrorWarning(const scene::PosingSession& session) {
   const anim::MirrorMap& map = session.mirror_map();
-  if (session.mirror == anim::MirrorMode::kOff) return "";
+  if (session.edits.mirror == anim::MirrorMode::kOff) return "";
   if (map.pairs_by_name + map.pairs_by_structure == 0) {
-    return "mirror " + std::string(anim::MirrorModeName(session.mirror)) +
+    return "mirror " + std::string(anim::MirrorModeName(session.edits.mirror)) +
            " did nothing: this rig has no left/right pairs";
   }
   if (map.symmetric()) return "";

@@ -40,8 +40,8 @@ bool TargetDrag::Begin(const Ray& ray, const scene::PosingSession& session, floa
   // The body comes last: a hand or foot in front of the pelvis is still taken first.
   if (!active() && session.body_bone() >= 0) {
     consider(Handle::kBody, anim::Limb::kLeftLeg, session.BodyPositionMs(), 2.0f);
-    body_start_ms_ = session.body.offset_ms;
-    body_start_turn_ = session.body.turn_ms;
+    body_start_ms_ = session.edits.body.offset_ms;
+    body_start_turn_ = session.edits.body.turn_ms;
   }
   const glm::vec3 up(0.0f, 1.0f, 0.0f);
   glm::vec3 on_ring;
@@ -91,8 +91,8 @@ bool TargetDrag::BeginOnSurface(const Ray& ray, const scene::PosingSession& sess
   } else if (hit.bone == session.body_bone()) {
     handle_ = Handle::kBody;
     start_ms_ = session.BodyPositionMs();
-    body_start_ms_ = session.body.offset_ms;
-    body_start_turn_ = session.body.turn_ms;
+    body_start_ms_ = session.edits.body.offset_ms;
+    body_start_turn_ = session.edits.body.turn_ms;
   } else {
     handle_ = Handle::kBone;
     start_ms_ = anim::PositionMs(session.pose(), hit.bone);  // the joint it turns about
@@ -122,7 +122,7 @@ void TargetDrag::Update(const Ray& ray, const DragModifiers& modifiers,
     float angle = std::atan2(glm::dot(glm::cross(a, b), plane_normal_ms_), glm::dot(a, b));
     if (modifiers.fine) angle *= 0.1f;
     const glm::quat goal = glm::angleAxis(angle, plane_normal_ms_) * body_start_turn_;
-    const glm::quat step = glm::normalize(goal * glm::inverse(session.body.turn_ms));
+    const glm::quat step = glm::normalize(goal * glm::inverse(session.edits.body.turn_ms));
     if (std::abs(step.w) < 1.0f - 1e-9f) session.MoveBody(glm::vec3(0.0f), step);
     return;
   }
@@ -140,7 +140,7 @@ bool TargetDrag::MoveBy(const glm::vec3& delta, scene::PosingSession& session) c
   if (handle_ == Handle::kNone || handle_ == Handle::kBone || handle_ == Handle::kBodyRing)
     return false;
   if (handle_ == Handle::kBody) {  // the body moves; pinned targets hold
-    const glm::vec3 step = body_start_ms_ + delta - session.body.offset_ms;
+    const glm::vec3 step = body_start_ms_ + delta - session.edits.body.offset_ms;
     if (step != glm::vec3(0.0f)) session.MoveBody(step);
     return true;
   }

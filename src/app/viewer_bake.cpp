@@ -56,7 +56,7 @@ void StartBake(ViewerState& state) {
   const anim::Model& model = *state.loaded.model;
   scene::PosingRequest request;
   request.scenario = scene::CaptureScenario(session, state.loaded.path);
-  request.world = session.world;  // the props on screen, already loaded
+  request.world = session.edits.world;  // the props on screen, already loaded
   const std::string clip = request.ClipName();
   const int index = clip.empty() ? -1 : anim::FindClip(model, clip);
   scene::BakeSettings settings;

@@ -22,13 +22,48 @@ void ExportPose(ViewerState& state) {
   const std::filesystem::path path = PosedExportPath(state.scene_path, state.loaded.path);
   std::vector<std::string> warnings;
   std::string error;
-  const std::vector<asset::PlacedModel> props = PropsToExport(state.loaded.session->world.get());
+  const std::vector<asset::PlacedModel> props =
+      PropsToExport(state.loaded.session->edits.world.get());
   if (asset::WritePosedGlb(*state.loaded.model, state.loaded.session->pose().locals_ls, path,
                            &warnings, &error, {}, {}, props)) {
     SayDone(state, "exported the pose to " + path.string() +
                        (warnings.empty() ? "" : " (" + warnings.front() + ")"));
   } else {
     state.panel.status = error;
+  }
+}
+
+// The camera side a view command names, and the mirror mode a mirror command names (by name,
+// not by the commands' order in the enum).
+OrbitCamera::Side ViewSide(ui::Command command) {
+  using Side = OrbitCamera::Side;
+  switch (command) {
+    case ui::Command::kViewBack:
+      return Side::kBack;
+    case ui::Command::kViewRight:
+      return Side::kRight;
+    case ui::Command::kViewLeft:
+      return Side::kLeft;
+    case ui::Command::kViewTop:
+      return Side::kTop;
+    case ui::Command::kViewBottom:
+      return Side::kBottom;
+    default:
+      return Side::kFront;
+  }
+}
+
+anim::MirrorMode MirrorModeOf(ui::Command command) {
+  using anim::MirrorMode;
+  switch (command) {
+    case ui::Command::kMirrorLeftToRight:
+      return MirrorMode::kLeftToRight;
+    case ui::Command::kMirrorRightToLeft:
+      return MirrorMode::kRightToLeft;
+    case ui::Command::kToggleFlip:
+      return MirrorMode::kFlip;
+    default:
+      return MirrorMode::kOff;
   }
 }
 
@@ -123,7 +158,7 @@ void ApplyCommands(ViewerState& state) {
         break;
       case Command::kSnapToRungs:
         Step(state, "snap to rungs", [](scene::PosingSession& s) {
-          s.ladder_enabled = true;
+          s.edits.ladder_enabled = true;
           s.SnapToRungs();
         });
         break;
@@ -136,8 +171,21 @@ void ApplyCommands(ViewerState& state) {
       case Command::kFitBodyToLadder:
         Step(state, "fit body to ladder", [](scene::PosingSession& s) { s.FitBodyToLadder(); });
         break;
+      case Command::kResetBoneTurn: {
+        // Named as the change it makes ("turn bone"), as when the button acted on the spot.
+        const int bone = state.panel.selected_bone;
+        Step(state, "", [bone](scene::PosingSession& s) {
+          if (bone >= 0 && static_cast<std::size_t>(bone) < s.edits.bone_turns_ls.size())
+            s.edits.bone_turns_ls[static_cast<std::size_t>(bone)] = glm::quat(1, 0, 0, 0);
+        });
+        break;
+      }
+      case Command::kResetBoneTurns:
+        Step(state, "", [](scene::PosingSession& s) { s.ResetBoneTurns(); });
+        break;
       case Command::kResetBody:
-        Step(state, "reset body", [](scene::PosingSession& s) { s.body = scene::BodyMove{}; });
+        Step(state, "reset body",
+             [](scene::PosingSession& s) { s.edits.body = scene::BodyMove{}; });
         break;
       case Command::kFrameModel:
         state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
@@ -180,7 +228,7 @@ void ApplyCommands(ViewerState& state) {
         const std::string path = state.panel.props.add_path;
         if (AddProp(state, path, &error)) {
           SayDone(state, "added prop " + path);
-          state.panel.props.selected = static_cast<int>(session.world->props().size()) - 1;
+          state.panel.props.selected = static_cast<int>(session.edits.world->props().size()) - 1;
         } else {
           state.panel.status = "could not add " + error;
         }
@@ -196,11 +244,7 @@ void ApplyCommands(ViewerState& state) {
       case Command::kViewLeft:
       case Command::kViewTop:
       case Command::kViewBottom: {
-        using Side = OrbitCamera::Side;
-        constexpr Side kSides[] = {Side::kFront, Side::kBack, Side::kRight,
-                                   Side::kLeft,  Side::kTop,  Side::kBottom};
-        const int i = static_cast<int>(command) - static_cast<int>(Command::kViewFront);
-        state.camera.LookFrom(kSides[i], FacingYawDeg(state));
+        state.camera.LookFrom(ViewSide(command), FacingYawDeg(state));
         break;
       }
       case Command::kToggleOrthographic:
@@ -225,17 +269,12 @@ void ApplyCommands(ViewerState& state) {
       case Command::kMirrorRightToLeft:
       case Command::kToggleFlip: {
         using anim::MirrorMode;
-        constexpr MirrorMode kModes[] = {MirrorMode::kOff, MirrorMode::kLeftToRight,
-                                         MirrorMode::kRightToLeft, MirrorMode::kFlip};
-        MirrorMode mode = kModes[static_cast<int>(command) - static_cast<int>(Command::kMirrorOff)];
-        if (mode == MirrorMode::kFlip && session.mirror == MirrorMode::kFlip)
+        MirrorMode mode = MirrorModeOf(command);
+        if (mode == MirrorMode::kFlip && session.edits.mirror == MirrorMode::kFlip)
           mode = MirrorMode::kOff;
         state.drag.End();  // a handle held on the side that becomes mirrored would fight it
         const std::string label = "mirror " + std::string(anim::MirrorModeName(mode));
-        Step(state, label.c_str(), [mode](scene::PosingSession& s) {
-          s.mirror = mode;
-          s.Evaluate();
-        });
+        Step(state, label.c_str(), [mode](scene::PosingSession& s) { s.edits.mirror = mode; });
         break;
       }
     }

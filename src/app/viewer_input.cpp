@@ -73,17 +73,18 @@ int HoveredBone(ViewerState& state, const Ray& ray) {
 // in the Props section and starts sliding it over the floor.
 bool BeginPropDrag(ViewerState& state, const Ray& ray, float nearer_than) {
   const scene::PosingSession& session = *state.loaded.session;
-  if (!session.world) return false;
+  if (!session.edits.world) return false;
   const std::optional<scene::RayHit> hit =
-      session.world->bvh().Cast(ray.origin_ms, ray.direction_ms, 1e30f);
+      session.edits.world->bvh().Cast(ray.origin_ms, ray.direction_ms, 1e30f);
   if (!hit || glm::length(hit->point_ms - ray.origin_ms) >= nearer_than) return false;
-  const int prop = session.world->PropOfTriangle(hit->triangle);
+  const int prop = session.edits.world->PropOfTriangle(hit->triangle);
   if (prop < 0) return false;
   state.panel.props.selected = prop;
   state.prop_drag.prop = prop;
   state.prop_drag.plane_y_ms = hit->point_ms.y;
   state.prop_drag.grab_to_origin_ms =
-      session.world->props()[static_cast<std::size_t>(prop)].placement.position_ms - hit->point_ms;
+      session.edits.world->props()[static_cast<std::size_t>(prop)].placement.position_ms -
+      hit->point_ms;
   state.mouse = MouseMode::kProp;
   return true;
 }
@@ -92,8 +93,8 @@ bool BeginPropDrag(ViewerState& state, const Ray& ray, float nearer_than) {
 void DragProp(ViewerState& state, const Ray& ray) {
   scene::PosingSession& session = *state.loaded.session;
   const PropDrag& drag = state.prop_drag;
-  if (!session.world || drag.prop < 0 ||
-      drag.prop >= static_cast<int>(session.world->props().size()) ||
+  if (!session.edits.world || drag.prop < 0 ||
+      drag.prop >= static_cast<int>(session.edits.world->props().size()) ||
       std::abs(ray.direction_ms.y) < 1e-6f) {
     return;
   }
@@ -101,7 +102,7 @@ void DragProp(ViewerState& state, const Ray& ray) {
   if (!(t > 0.0f)) return;  // the plane is behind the eye
   const glm::vec3 point = ray.origin_ms + t * ray.direction_ms;
   scene::PropPlacement placed =
-      session.world->props()[static_cast<std::size_t>(drag.prop)].placement;
+      session.edits.world->props()[static_cast<std::size_t>(drag.prop)].placement;
   placed.position_ms.x = point.x + drag.grab_to_origin_ms.x;
   placed.position_ms.z = point.z + drag.grab_to_origin_ms.z;
   std::string error;

@@ -40,22 +40,22 @@ bool StartLink(ViewerState& state, std::string* error, int* exit_code) {
 void ApplyLinkExtras(ViewerState& state, const scene::TargetKey& key) {
   scene::PosingSession& session = *state.loaded.session;
   if (const std::optional<float> clip_time = key.ClipTimeAt(key.time);
-      clip_time && session.playback.clip >= 0) {
-    session.playback.time = *clip_time;
-    session.playback.playing = false;
+      clip_time && session.edits.playback.clip >= 0) {
+    session.edits.playback.time = *clip_time;
+    session.edits.playback.playing = false;
   }
   if (key.ladder) {
-    const scene::Ladder ladder = key.ladder->Over(session.ladder);
+    const scene::Ladder ladder = key.ladder->Over(session.edits.ladder);
     if (ladder.Valid()) {
-      session.ladder = ladder;
-      session.ladder_enabled = true;
+      session.edits.ladder = ladder;
+      session.edits.ladder_enabled = true;
     }
   }
   if (!key.props.empty() && key.props != state.link.placed_props) {
     std::string error;
     if (std::shared_ptr<const scene::World> world =
-            scene::MoveProps(session.world, key.props, &error)) {
-      session.world = std::move(world);
+            scene::MoveProps(session.edits.world, key.props, &error)) {
+      session.edits.world = std::move(world);
     } else {
       state.link.status.last_error = error;
     }

@@ -32,15 +32,14 @@ bool AddProp(ViewerState& state, const std::string& path, std::string* error) {
   placed.position_ms.y = session.floor_y();
   placed.yaw_deg = glm::degrees(std::atan2(forward.x, forward.z)) + 180.0f;
   std::vector<scene::Prop> props =
-      session.world ? session.world->props() : std::vector<scene::Prop>{};
+      session.edits.world ? session.edits.world->props() : std::vector<scene::Prop>{};
   std::shared_ptr<const scene::World> added;
   if (!LoadWorld(nullptr, {placed}, &added, error)) return false;
   props.push_back(added->props().front());
   std::shared_ptr<const scene::World> world = scene::World::Build(std::move(props), error);
   if (!world) return false;
-  session.world = std::move(world);
-  session.ground = true;
-  session.Evaluate();
+  session.edits.world = std::move(world);
+  session.edits.ground = true;  // the frame evaluates it
   state.history.Commit(session, "add prop");
   return true;
 }
@@ -48,9 +47,9 @@ bool AddProp(ViewerState& state, const std::string& path, std::string* error) {
 bool SyncProps(ViewerState& state, std::string* error) {
   PropRenderers& r = state.prop_renderers;
   const scene::PosingSession& session = *state.loaded.session;
-  if (r.world != session.world) {
+  if (r.world != session.edits.world) {
     r.props.clear();
-    r.world = session.world;
+    r.world = session.edits.world;
     if (r.world) {
       for (const scene::Prop& prop : r.world->props()) {
         auto renderer = std::make_unique<render::ModelRenderer>();
@@ -63,7 +62,8 @@ bool SyncProps(ViewerState& state, std::string* error) {
     }
   }
   // A ladder prop is drawn as the prop it is.
-  if (!session.ladder_enabled || !session.shown_ladder().Valid() || session.ladder_prop() >= 0)
+  if (!session.edits.ladder_enabled || !session.shown_ladder().Valid() ||
+      session.ladder_prop() >= 0)
     return true;
   scene::Ladder shape = session.shown_ladder();
   shape.base_ms = glm::vec3(0.0f);
@@ -85,7 +85,7 @@ void DrawProps(const ViewerState& state, const glm::mat4& view_proj,
   const PropRenderers& r = state.prop_renderers;
   for (const auto& renderer : r.props) renderer->Draw(view_proj, lighting);
   const scene::PosingSession& session = *state.loaded.session;
-  if (r.ladder && session.ladder_enabled && session.ladder_prop() < 0)
+  if (r.ladder && session.edits.ladder_enabled && session.ladder_prop() < 0)
     r.ladder->Draw(view_proj, lighting);
 }
 

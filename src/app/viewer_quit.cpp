@@ -18,7 +18,7 @@ namespace {
 // What counts as an edit: a playing clip moves its time by itself, which is not one.
 scene::PosingSnapshot EditableState(const ViewerState& state) {
   scene::PosingSnapshot snapshot = scene::CaptureSnapshot(*state.loaded.session);
-  if (state.loaded.session->playback.playing) snapshot.time = 0.0f;
+  if (state.loaded.session->edits.playback.playing) snapshot.playback.time = 0.0f;
   return snapshot;
 }
 

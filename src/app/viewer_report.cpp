@@ -43,8 +43,8 @@ asset::Json WindowState(const ViewerState& state) {
   }
   // Each prop's middle on screen (window pixels), in the scenario's order.
   asset::Json props_px = asset::Json::array();
-  if (session.world) {
-    for (const scene::Prop& prop : session.world->props()) {
+  if (session.edits.world) {
+    for (const scene::Prop& prop : session.edits.world->props()) {
       std::vector<glm::vec3> vertices_ms;
       std::vector<std::uint32_t> indices;
       scene::AppendPropTriangles(prop, &vertices_ms, &indices);

@@ -116,7 +116,7 @@ bool ShowFrame(ViewerState& state, int index, std::string* error) {
         scene::SolveFrame(*state.loaded.model, *t.base, frame, std::nullopt, nullptr, error,
                           state.loaded.session->facts());
     if (!session) return false;
-    session->playback.playing = false;
+    session->edits.playback.playing = false;
     state.drag.End();
     state.loaded.session = std::move(session);
   } else {
@@ -134,15 +134,15 @@ void SaveTrace(ViewerState& state) {
   const std::string& path = v.panel.path;
   scene::TraceHeader header = v.timeline.header;
   header.model = anim::RelativeToFolderOf(state.loaded.path, path).string();
-  header.limits = state.loaded.session->limits;
-  header.body_help = state.loaded.session->body_help;
-  header.ground = state.loaded.session->ground;
+  header.limits = state.loaded.session->edits.limits;
+  header.body_help = state.loaded.session->edits.body_help;
+  header.ground = state.loaded.session->edits.ground;
   header.props = HeaderProps(state.options.request.props, path);
   if (!v.timeline.base) {
     // A live recording: its frames' inputs replay on the session's scenario as written by
     // "save scene", which the header cannot name; the clip is the session's.
     const scene::PosingSession& session = *state.loaded.session;
-    const int clip = session.playback.clip;
+    const int clip = session.edits.playback.clip;
     header.clip =
         clip >= 0 ? state.loaded.model->clips[static_cast<std::size_t>(clip)].name : std::string();
   }

@@ -51,10 +51,11 @@ std::vector<int> SpreadBones(const anim::HumanoidMap& map, int bone) {
 TurnStart StartTurn(const PosingSession& session, int bone, bool spread) {
   TurnStart start;
   start.bone = bone;
-  start.body_turn_ms = session.body.turn_ms;
+  start.body_turn_ms = session.edits.body.turn_ms;
   if (bone < 0 || bone >= static_cast<int>(session.pose().locals_ls.size())) return start;
-  std::vector<int> bones =
-      spread && session.limits ? SpreadBones(session.model().humanoid, bone) : std::vector<int>{};
+  std::vector<int> bones = spread && session.edits.limits
+                               ? SpreadBones(session.model().humanoid, bone)
+                               : std::vector<int>{};
   if (bones.empty()) bones = {bone};
   for (int b : bones) {
     start.bones.push_back({b, session.pose().locals_ls[static_cast<std::size_t>(b)].rotation,
@@ -72,7 +73,7 @@ bool TurnBoneMs(PosingSession& session, const TurnStart& start, const glm::quat&
     return false;
   if (start.bone == session.body_bone()) {  // the body turns about its joint; pins hold
     const glm::quat goal = turn * start.body_turn_ms;
-    const glm::quat step = glm::normalize(goal * glm::inverse(session.body.turn_ms));
+    const glm::quat step = glm::normalize(goal * glm::inverse(session.edits.body.turn_ms));
     if (std::abs(step.w) < 1.0f - 1e-9f) session.MoveBody(glm::vec3(0.0f), step);
     return true;
   }
@@ -83,7 +84,7 @@ bool TurnBoneMs(PosingSession& session, const TurnStart& start, const glm::quat&
   for (const TurnStart::Bone& b : start.bones) {
     // model' = part * model = parent * local', so local' = local * (model^-1 * part * model).
     glm::quat local = glm::normalize(b.local_ls * (glm::inverse(b.model_ms) * part * b.model_ms));
-    if (session.limits) local = LimitRotation(session.model(), b.bone, local);
+    if (session.edits.limits) local = LimitRotation(session.model(), b.bone, local);
     rotations.emplace_back(b.bone, local);
   }
   return session.SetBoneRotations(rotations);

@@ -204,6 +204,7 @@ bool PoseHand(PosingSession& session, anim::Limb arm, const HandPose& hand, std:
   }
   for (int b : joints)
     session.SetBoneRotation(b, pose.locals_ls[static_cast<std::size_t>(b)].rotation);
+  session.Evaluate();
   return true;
 }
 

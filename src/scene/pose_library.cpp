@@ -301,7 +301,7 @@ ApplyResult ApplyPose(const PoseFile& pose, const ApplyOptions& options, PosingS
   const int body = session.body_bone();
   const bool sets_body =
       std::any_of(wanted.begin(), wanted.end(), [&](const auto& w) { return w.first == body; });
-  if (sets_body) session.body.turn_ms = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  if (sets_body) session.edits.body.turn_ms = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
   for (const auto& [bone, rotation_ls] : wanted) {
     if (session.SetBoneRotation(bone, rotation_ls)) ++result.applied;
   }

@@ -39,50 +39,19 @@ bool StartPose(const PosingRequest& request, PosingSession& session, std::string
     *error = model.source + ": no clip named '" + clip_name + "' (" + ClipList(model) + ")";
     return false;
   }
-  session.playback.clip = clip;
-  session.playback.time =
+  session.edits.playback.clip = clip;
+  session.edits.playback.time =
       request.time.value_or(request.clip || !request.scenario ? 0.0f : request.scenario->time);
   return true;
 }
 
-// Step 3: the scenario's limbs and ladder.
+// Step 3: the scenario's edits, then its ladder's snap and fit.
 bool ApplyScenario(const Scenario& scenario, PosingSession& session, std::string* error) {
-  for (anim::Limb l : anim::kLimbs) {
-    const LimbSetting& limb = scenario.limbs[static_cast<int>(l)];
-    if (!limb.present) continue;
-    LimbTarget& target = session.target(l);
-    if (!target.available) {
-      *error = scenario.file + ": the model has no " + std::string(anim::LimbName(l)) + " chain";
-      return false;
-    }
-    target.enabled = limb.enabled;
-    if (limb.target_ms) {
-      target.target_ms = *limb.target_ms;
-      target.given = true;
-    }
-    target.options = limb.options;
-    target.from_rest = limb.from_rest;
-    if (limb.pinned) target.pinned = *limb.pinned;
-    target.grip = limb.grip;
-    target.pull_body = limb.pull_body;
+  if (!ApplyScenarioEdits(scenario, session.model(), session.ladder_prop() >= 0, &session.edits,
+                          error)) {
+    return false;
   }
-  if (scenario.body) session.body = *scenario.body;
-  for (const auto& [name, turn] : scenario.bone_turns) {
-    const int bone = session.model().skeleton.Find(name);
-    if (bone < 0) {
-      *error = scenario.file + ": bone_turns names '" + name + "', which the model does not have";
-      return false;
-    }
-    session.bone_turns_ls[static_cast<std::size_t>(bone)] = turn;
-  }
-  session.mirror = scenario.mirror;
-  if (scenario.body_help) session.body_help = *scenario.body_help;
-  if (scenario.limits) session.limits = *scenario.limits;
   if (scenario.ladder) {
-    // A ladder prop keeps its own rungs; the scenario's ladder options apply to it.
-    if (session.ladder_prop() < 0) session.ladder = *scenario.ladder;
-    session.ladder_enabled = scenario.ladder_enabled || session.ladder_prop() >= 0;
-    session.ladder_follows_clip = scenario.ladder_follows_clip;
     if (scenario.ladder_snap) session.SnapToRungs();
     if (scenario.ladder_fit_body) session.FitBodyToLadder();
   }
@@ -210,16 +179,16 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
       const anim::LimbChain& c = session->chain(limb);
       if (c.valid()) leg = std::max(leg, c.upper_length + c.lower_length);
     }
-    session->ladder =
+    session->edits.ladder =
         LadderFor(bounds.max.y - bounds.min.y, floor_ms, model.chains.forward_ms, leg);
   }
   // The world: props and floor; feet stand on them when there are props, unless told.
-  session->world = request.world;
+  session->edits.world = request.world;
   session->FitLadderToProps();  // a ladder prop is the ladder the scenario snaps to
   const std::optional<Scenario>& scenario = request.scenario;
-  session->floor = !scenario || scenario->floor.value_or(true);
+  session->edits.floor = !scenario || scenario->floor.value_or(true);
   const bool has_props = request.world && !request.world->props().empty();
-  session->ground =
+  session->edits.ground =
       request.ground.value_or(scenario && scenario->ground ? *scenario->ground : has_props);
   if (!StartPose(request, *session, error)) return nullptr;
   session->ResetTargets();
@@ -229,18 +198,18 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   if (ready && !ApplyReadyPose(*session, *ready, error)) return nullptr;
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
   if (request.ladder) {
-    const Ladder ladder = request.ladder->Over(session->ladder);
+    const Ladder ladder = request.ladder->Over(session->edits.ladder);
     if (!ladder.Valid()) {
       *error = "the game's ladder has a non-positive size or count";
       return nullptr;
     }
-    session->ladder = ladder;
-    session->ladder_enabled = true;
+    session->edits.ladder = ladder;
+    session->edits.ladder_enabled = true;
   }
   if (!ApplyPoints(request, *session, error)) return nullptr;
-  if (request.mirror) session->mirror = *request.mirror;
-  if (request.body_help) session->body_help = *request.body_help;
-  if (request.limits) session->limits = *request.limits;
+  if (request.mirror) session->edits.mirror = *request.mirror;
+  if (request.body_help) session->edits.body_help = *request.body_help;
+  if (request.limits) session->edits.limits = *request.limits;
   return session;
 }
 

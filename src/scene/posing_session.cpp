@@ -88,7 +88,7 @@ PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const Rig
     target(limb).options.level_end = IsLeg(limb);  // a lifted foot lands flat
   }
   body_bone_ = FindBodyBone(model);
-  bone_turns_ls.assign(facts_->rest.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  edits.bone_turns_ls.assign(facts_->rest.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   base_ = facts_->rest;
   pose_ = facts_->rest;
   ResetTargets();
@@ -141,13 +141,14 @@ bool PosingSession::SetBoneRotations(const std::vector<std::pair<int, glm::quat>
     const float len = glm::length(rotation_ls);
     if (!std::isfinite(len) || len < 1e-6f) return false;
   }
-  if (bone_turns_ls.size() != n) bone_turns_ls.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  if (edits.bone_turns_ls.size() != n)
+    edits.bone_turns_ls.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   std::vector<anim::Transform> clip_ls;
   SampleClipPose(clip_ls);
   // The turn that gives `bone` the local rotation `wanted_ls` on top of the clip's.
   const auto turn_to = [&](int b, const glm::quat& wanted_ls) {
     const auto i = static_cast<std::size_t>(b);
-    bone_turns_ls[i] = glm::normalize(glm::inverse(clip_ls[i].rotation) * wanted_ls);
+    edits.bone_turns_ls[i] = glm::normalize(glm::inverse(clip_ls[i].rotation) * wanted_ls);
   };
   bool bone_let_go = false;
   for (anim::Limb limb : anim::kLimbs) {
@@ -173,21 +174,20 @@ bool PosingSession::SetBoneRotations(const std::vector<std::pair<int, glm::quat>
   if (bone_let_go) {
     for (const BodyHelpReport::BoneTurn& helped : help_.bones)
       turn_to(helped.bone, pose_.locals_ls[static_cast<std::size_t>(helped.bone)].rotation);
-    body.offset_ms += help_.pelvis_offset_ms;
+    edits.body.offset_ms += help_.pelvis_offset_ms;
   }
   for (const auto& [bone, rotation_ls] : rotations_ls)
     turn_to(bone, rotation_ls / glm::length(rotation_ls));
-  Evaluate();
   return true;
 }
 
 void PosingSession::ResetBoneTurns() {
-  std::fill(bone_turns_ls.begin(), bone_turns_ls.end(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
-  Evaluate();
+  std::fill(edits.bone_turns_ls.begin(), edits.bone_turns_ls.end(),
+            glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
 }
 
 bool PosingSession::HasBoneTurns() const {
-  return std::any_of(bone_turns_ls.begin(), bone_turns_ls.end(),
+  return std::any_of(edits.bone_turns_ls.begin(), edits.bone_turns_ls.end(),
                      [](const glm::quat& q) { return q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f); });
 }
 
@@ -201,39 +201,42 @@ void PosingSession::ResetTargets() {
 }
 
 void PosingSession::Advance(float seconds) {
-  if (!playback.playing || playback.clip < 0) return;
-  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
-  playback.time =
-      anim::ClipTime(clip.duration, clip.loop, playback.time + seconds * playback.speed);
+  if (!edits.playback.playing || edits.playback.clip < 0) return;
+  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(edits.playback.clip)];
+  edits.playback.time = anim::ClipTime(clip.duration, clip.loop,
+                                       edits.playback.time + seconds * edits.playback.speed);
 }
 
 void PosingSession::SampleClipPose(std::vector<anim::Transform>& locals_ls) const {
   locals_ls = start_ls_.empty() ? facts_->rest.locals_ls : start_ls_;
-  if (playback.clip >= 0 && playback.clip < static_cast<int>(model_->clips.size())) {
-    const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
-    anim::SampleClip(clip, anim::ClipTime(clip.duration, clip.loop, playback.time), locals_ls);
+  if (edits.playback.clip >= 0 && edits.playback.clip < static_cast<int>(model_->clips.size())) {
+    const anim::Clip& clip = model_->clips[static_cast<std::size_t>(edits.playback.clip)];
+    anim::SampleClip(clip, anim::ClipTime(clip.duration, clip.loop, edits.playback.time),
+                     locals_ls);
   }
 }
 
 void PosingSession::Evaluate() {
-  if (world != ladder_world_) FitLadderToProps();
-  if (!clip_sample_ || clip_sample_->clip != playback.clip || clip_sample_->time != playback.time) {
+  if (edits.world != ladder_world_) FitLadderToProps();
+  if (!clip_sample_ || clip_sample_->clip != edits.playback.clip ||
+      clip_sample_->time != edits.playback.time) {
     auto sample = std::make_shared<ClipSample>();
-    sample->clip = playback.clip;
-    sample->time = playback.time;
+    sample->clip = edits.playback.clip;
+    sample->time = edits.playback.time;
     SampleClipPose(sample->locals_ls);
     clip_sample_ = std::move(sample);
   }
   base_.locals_ls = clip_sample_->locals_ls;
-  if (bone_turns_ls.size() == base_.locals_ls.size()) {
-    for (std::size_t i = 0; i < bone_turns_ls.size(); ++i) {
-      base_.locals_ls[i].rotation = glm::normalize(base_.locals_ls[i].rotation * bone_turns_ls[i]);
+  if (edits.bone_turns_ls.size() == base_.locals_ls.size()) {
+    for (std::size_t i = 0; i < edits.bone_turns_ls.size(); ++i) {
+      base_.locals_ls[i].rotation =
+          glm::normalize(base_.locals_ls[i].rotation * edits.bone_turns_ls[i]);
     }
   }
   base_.models_ms.resize(base_.locals_ls.size());
   anim::UpdateModels(model_->skeleton, base_);
   // A pinned hand or foot rests where the clip has it before the body moves: it holds.
-  const bool body_moved = body != BodyMove{};
+  const bool body_moved = edits.body != BodyMove{};
   // (Also when the body did not move: the body help may move the pelvis.)
   std::array<glm::vec3, 4> before_body_ms{};
   for (anim::Limb limb : anim::kLimbs) {
@@ -241,20 +244,20 @@ void PosingSession::Evaluate() {
       before_body_ms[static_cast<int>(limb)] = anim::EndPositionMs(chain(limb), base_);
     }
   }
-  ApplyBodyMove(model_->skeleton, body_bone_, body, base_);
+  ApplyBodyMove(model_->skeleton, body_bone_, edits.body, base_);
   PlanGroundContact(before_body_ms);
   pose_ = base_;
   ScrollLadder();
-  const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
+  const bool follow = edits.ladder_enabled && edits.ladder_follows_clip && climb_.rate > 0.0f;
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
     if (t.available && !t.given && t.target_ms != resting_ms_[static_cast<int>(limb)])
       t.given = true;  // moved since it was put to rest
   }
   help_ = {};
-  if (body_help) {
+  if (edits.body_help) {
     ContactPlane plane;
-    if (ladder_enabled && ladder_now_.Valid()) {
+    if (edits.ladder_enabled && ladder_now_.Valid()) {
       // The rungs' plane, its normal toward the climber.
       plane.valid = true;
       plane.point_ms = ladder_now_.base_ms;
@@ -281,7 +284,7 @@ void PosingSession::Evaluate() {
     if (ground_.feet[static_cast<int>(limb)].moves() && t.enabled) {
       const FootContact& on = ground_.feet[static_cast<int>(limb)];
       result = SolveToGoal(limb, t, EndGoal{on.ankle_target_ms, on.rotation_ms}, 1.0f);
-    } else if (t.given && t.enabled && t.grip && t.rung >= 0 && ladder_enabled) {
+    } else if (t.given && t.enabled && t.grip && t.rung >= 0 && edits.ladder_enabled) {
       result = SolveOnRung(limb, t);
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
@@ -296,8 +299,8 @@ void PosingSession::Evaluate() {
     // a rung (placed or following the clip) is a contact the limb must keep; the body help
     // places the body for it.
     const bool holds_rung =
-        ladder_enabled && ((t.given && t.grip && t.rung >= 0) || (follow && !t.given));
-    if (limits && result.ok && result.policy != anim::KneePolicy::kSeed && !holds_rung &&
+        edits.ladder_enabled && ((t.given && t.grip && t.rung >= 0) || (follow && !t.given));
+    if (edits.limits && result.ok && result.policy != anim::KneePolicy::kSeed && !holds_rung &&
         LimitLimb(*model_, chain(limb), pose_)) {
       result.knee_ms = anim::PositionMs(pose_, chain(limb).lower);
       result.end_ms = anim::EndPositionMs(chain(limb), pose_);
@@ -310,13 +313,14 @@ void PosingSession::Evaluate() {
       extra.result = SolveTarget(*model_, extra.chain, extra.target, facts_->rest, reports, pose_);
     }
   }
-  anim::MirrorPose(model_->skeleton, facts_->rest, facts_->mirror_map, mirror, pose_);
+  anim::MirrorPose(model_->skeleton, facts_->rest, facts_->mirror_map, edits.mirror, pose_);
   MeasureGroundContact();
-  at_limit_ = JointsAtLimit(*model_, pose_, /*past=*/!limits);
+  at_limit_ = JointsAtLimit(*model_, pose_, /*past=*/!edits.limits);
 }
 
 bool PosingSession::Mirrored(anim::Limb limb) const {
-  return chain(limb).valid() && anim::MirrorWrites(facts_->mirror_map, mirror, chain(limb).end);
+  return chain(limb).valid() &&
+         anim::MirrorWrites(facts_->mirror_map, edits.mirror, chain(limb).end);
 }
 
 bool PosingSession::HasRungShape(anim::Limb limb) const {
@@ -340,7 +344,7 @@ anim::ChainSolveResult PosingSession::SolveOnRung(anim::Limb limb, const LimbTar
 
 anim::KneeClearance PosingSession::KneeClearanceFor(anim::Limb limb) const {
   anim::KneeClearance plane;
-  if (!ladder_enabled || !ladder_now_.Valid()) return plane;
+  if (!edits.ladder_enabled || !ladder_now_.Valid()) return plane;
   const anim::LimbChain& left = chain(anim::Limb::kLeftLeg);
   const anim::LimbChain& right = chain(anim::Limb::kRightLeg);
   if (!left.valid() || !right.valid()) return plane;
@@ -377,11 +381,12 @@ anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTar
 }
 
 void PosingSession::MeasureClimb() {
-  if (climb_.clip == playback.clip) return;
+  if (climb_.clip == edits.playback.clip) return;
   climb_ = ClipClimb{};
-  climb_.clip = playback.clip;
-  if (playback.clip < 0 || playback.clip >= static_cast<int>(model_->clips.size())) return;
-  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
+  climb_.clip = edits.playback.clip;
+  if (edits.playback.clip < 0 || edits.playback.clip >= static_cast<int>(model_->clips.size()))
+    return;
+  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(edits.playback.clip)];
   if (!(clip.duration > 0.0f)) return;
   // Sample every hand and foot; the held ones slide down at the climb's rate, so the median
   // vertical speed of all of them is that rate when they hold more than half the time.
@@ -422,7 +427,8 @@ void PosingSession::MeasureClimb() {
     if (!chain(limb).valid() || !facts_->feet[i].valid) continue;
     for (int k = 0; k < kSamples; ++k) {
       if (std::abs(speed(k, i) + rate) > 0.02f * rate) continue;
-      const float axis_y = ends[k][i].y - facts_->feet[i].ankle_from_ball_ms.y - ladder.rung_radius;
+      const float axis_y =
+          ends[k][i].y - facts_->feet[i].ankle_from_ball_ms.y - edits.ladder.rung_radius;
       climb_.rate = rate;
       climb_.phase = axis_y + rate * static_cast<float>(k) * dt;
       return;
@@ -431,18 +437,19 @@ void PosingSession::MeasureClimb() {
 }
 
 void PosingSession::ScrollLadder() {
-  ladder_now_ = ladder;
+  ladder_now_ = edits.ladder;
   // A ladder prop stands where it is placed: the clip's holds snap to its rungs unscrolled.
-  if (!ladder_follows_clip || !ladder.Valid() || ladder_prop_ >= 0) return;
+  if (!edits.ladder_follows_clip || !edits.ladder.Valid() || ladder_prop_ >= 0) return;
   MeasureClimb();
   if (!(climb_.rate > 0.0f)) return;
-  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(playback.clip)];
-  const float t = anim::ClipTime(clip.duration, clip.loop, playback.time);
+  const anim::Clip& clip = model_->clips[static_cast<std::size_t>(edits.playback.clip)];
+  const float t = anim::ClipTime(clip.duration, clip.loop, edits.playback.time);
   // Rungs where the clip has them: axis heights equal to phase - rate * t, modulo the spacing;
   // the ladder moves down by less than one spacing from where it stands.
-  const float s = ladder.rung_spacing;
-  float shift =
-      std::fmod(climb_.phase - climb_.rate * t - (ladder.base_ms.y + ladder.first_rung_height), s);
+  const float s = edits.ladder.rung_spacing;
+  float shift = std::fmod(
+      climb_.phase - climb_.rate * t - (edits.ladder.base_ms.y + edits.ladder.first_rung_height),
+      s);
   if (shift > 0.0f) shift -= s;
   ladder_now_.base_ms.y += shift;
 }
@@ -485,7 +492,7 @@ std::array<BodyGoal, 4> PosingSession::BodyGoals(bool follow,
     if (t.given) {
       g.active = g.contact = true;
       g.anchored = IsLeg(limb);
-      const bool on_rung = t.grip && t.rung >= 0 && ladder_enabled && HasRungShape(limb);
+      const bool on_rung = t.grip && t.rung >= 0 && edits.ladder_enabled && HasRungShape(limb);
       g.end_ms = on_rung ? RungGoal(limb, t.target_ms).end_target_ms : t.target_ms;
     } else if (follow) {
       glm::vec3 rung_ms(0.0f);
@@ -521,19 +528,18 @@ void PosingSession::MoveBody(const glm::vec3& delta_ms, const glm::quat& turn_ms
       t.rung = -1;
     }
   }
-  body.offset_ms += delta_ms;
-  body.turn_ms = glm::normalize(turn_ms * body.turn_ms);
-  Evaluate();
+  edits.body.offset_ms += delta_ms;
+  edits.body.turn_ms = glm::normalize(turn_ms * edits.body.turn_ms);
 }
 
 void PosingSession::FitBodyToLadder() {
-  if (body_bone_ < 0 || !ladder.Valid()) return;
+  if (body_bone_ < 0 || !edits.ladder.Valid()) return;
   float feet_y = 0.0f, leg = 0.0f, hip_above_feet = 0.0f;
   int feet = 0;
   for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
     const LimbTarget& t = target(limb);
     if (!t.available) continue;
-    feet_y += t.rung >= 0 ? ladder.RestPoint(t.rung, t.target_ms).y : t.target_ms.y;
+    feet_y += t.rung >= 0 ? edits.ladder.RestPoint(t.rung, t.target_ms).y : t.target_ms.y;
     leg += chain(limb).upper_length + chain(limb).lower_length;
     hip_above_feet += anim::PositionMs(facts_->rest, body_bone_).y -
                       anim::EndPositionMs(chain(limb), facts_->rest).y;
@@ -547,25 +553,26 @@ void PosingSession::FitBodyToLadder() {
   // of a leg behind the rungs (along the facing; about 30 cm for an adult, close enough for
   // the hands to reach the rungs in front of the chest).
   constexpr float kBehindRungs = 0.3f;
-  body = BodyMove{};  // measured from where the clip (or rest pose) has the pelvis
+  edits.body = BodyMove{};  // measured from where the clip (or rest pose) has the pelvis
   Evaluate();
   const glm::vec3 from = BodyPositionMs();
   // Behind the rungs on the side the character faces them from (a turned ladder too).
-  glm::vec3 behind = ladder.FaceNormalMs();
+  glm::vec3 behind = edits.ladder.FaceNormalMs();
   if (glm::dot(behind, chains().forward_ms) > 0.0f) behind = -behind;
-  glm::vec3 to = from + (glm::dot(ladder.base_ms - from, behind) + kBehindRungs * leg) * behind;
+  glm::vec3 to =
+      from + (glm::dot(edits.ladder.base_ms - from, behind) + kBehindRungs * leg) * behind;
   to.y = feet_y + 0.8f * hip_above_feet;
-  body.offset_ms = to - from;
+  edits.body.offset_ms = to - from;
   Evaluate();
 }
 
 void PosingSession::FitLadderToProps() {
-  ladder_world_ = world;
+  ladder_world_ = edits.world;
   ladder_note_.clear();
   const int before = ladder_prop_;
   ladder_prop_ = -1;
   const std::vector<Prop> none;
-  const std::vector<Prop>& props = world ? world->props() : none;
+  const std::vector<Prop>& props = edits.world ? edits.world->props() : none;
   for (std::size_t i = 0; i < props.size() && ladder_prop_ < 0; ++i) {
     const Prop& prop = props[i];
     if (!prop.rungs) continue;
@@ -586,27 +593,28 @@ void PosingSession::FitLadderToProps() {
       LimbTarget& t = target(limb);
       if (!t.available || t.rung < 0) continue;
       const int rung = std::min(t.rung, fitted.rung_count - 1);
-      const glm::vec3 moved = t.target_ms + fitted.RungCenter(rung) - ladder.RungCenter(t.rung);
+      const glm::vec3 moved =
+          t.target_ms + fitted.RungCenter(rung) - edits.ladder.RungCenter(t.rung);
       t.rung = rung;
       t.target_ms = RungPoint(fitted, limb, rung, moved);
     }
-    ladder = fitted;
-    ladder_enabled = true;
+    edits.ladder = fitted;
+    edits.ladder_enabled = true;
     ladder_prop_ = static_cast<int>(i);
   }
   if (ladder_prop_ < 0 && before >= 0) {  // the ladder prop went: so did its rungs
-    ladder_enabled = false;
+    edits.ladder_enabled = false;
     for (anim::Limb limb : anim::kLimbs) target(limb).rung = -1;
   }
 }
 
 void PosingSession::SnapToRungs() {
-  if (!ladder.Valid()) return;
+  if (!edits.ladder.Valid()) return;
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
     if (!t.available) continue;
-    t.rung = ladder.NearestRung(t.target_ms);
-    t.target_ms = RungPoint(ladder, limb, t.rung, t.target_ms);
+    t.rung = edits.ladder.NearestRung(t.target_ms);
+    t.target_ms = RungPoint(edits.ladder, limb, t.rung, t.target_ms);
     t.given = true;
   }
 }
@@ -616,15 +624,16 @@ bool PosingSession::StepRungs(int delta) {
     const LimbTarget& t = target(limb);
     if (!t.available || t.rung < 0) continue;
     const int next = t.rung + delta;
-    if (next < 0 || next >= ladder.rung_count) return false;
+    if (next < 0 || next >= edits.ladder.rung_count) return false;
   }
   for (anim::Limb limb : anim::kLimbs) {
     LimbTarget& t = target(limb);
     if (!t.available || t.rung < 0) continue;
     t.rung += delta;
-    t.target_ms = RungPoint(ladder, limb, t.rung, t.target_ms);
+    t.target_ms = RungPoint(edits.ladder, limb, t.rung, t.target_ms);
   }
-  body.offset_ms.y += static_cast<float>(delta) * ladder.rung_spacing;  // the body climbs too
+  edits.body.offset_ms.y +=
+      static_cast<float>(delta) * edits.ladder.rung_spacing;  // the body climbs too
   return true;
 }
 

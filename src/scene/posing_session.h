@@ -33,44 +33,11 @@
 #include "scene/ground_contact.h"
 #include "scene/joint_limits.h"
 #include "scene/ladder.h"
+#include "scene/posing_edits.h"
 #include "scene/rig_facts.h"
 #include "scene/world.h"
 
 namespace ikpose::scene {
-
-struct LimbTarget {
-  bool available = false;  // the model has this chain
-  bool enabled = true;
-  // Placed by the user or a file; else it rests on the hand or foot, unsolved. Moving a resting
-  // target (by any code) places it: Evaluate notices that it left its resting point.
-  bool given = false;
-  glm::vec3 target_ms{0.0f};
-  // The natural knee policy by default (a chain without a natural bend falls back to the seed).
-  anim::ChainSolveOptions options = anim::NaturalOptions();
-  bool from_rest = false;  // solve from the rest pose instead of the clip's pose
-  int rung = -1;           // the ladder rung this target is snapped to, -1 for none
-  // Pinned: stays where it is in model space when the body moves (its limb re-solves); else it
-  // moves with the body. Feet are pinned by default, hands are not.
-  bool pinned = false;
-  // On a rung (rung >= 0, ladder shown): a hand grips it (palm on it, fingers curled round it,
-  // the target being the grip's centre on the axis) and a foot stands on it (sole flat, the
-  // ball of the foot on the target at the rung's top). Off: the target is the wrist or ankle.
-  bool grip = true;
-  // How much this limb may draw the body (clavicle, spine, pelvis) when it cannot reach its
-  // target alone, 0..1 (scene/body_solve.h); the session's body_help switches it all off.
-  float pull_body = 1.0f;
-
-  bool operator==(const LimbTarget&) const = default;
-};
-
-// How the user moved the body: the body bone (pelvis) shifted and turned about its own joint,
-// on top of the clip. Everything above the pelvis follows; pinned limbs re-solve.
-struct BodyMove {
-  glm::vec3 offset_ms{0.0f};
-  glm::quat turn_ms{1.0f, 0.0f, 0.0f, 0.0f};
-
-  bool operator==(const BodyMove&) const = default;
-};
 
 // A chain named by its end bone (`--target head=...`): its parent and grandparent are the
 // upper and lower bones. Always given; solved after the four limbs, in the order added.
@@ -78,13 +45,6 @@ struct ChainTarget {
   anim::LimbChain chain;
   LimbTarget target;
   anim::ChainSolveResult result;
-};
-
-struct ClipPlayback {
-  int clip = -1;  // index into the model's clips, -1 for the rest pose
-  float time = 0.0f;
-  bool playing = false;
-  float speed = 1.0f;
 };
 
 class PosingSession {
@@ -97,8 +57,8 @@ class PosingSession {
   const std::shared_ptr<const RigFacts>& facts() const { return facts_; }
   const anim::ChainSet& chains() const { return model_->chains; }
   const anim::LimbChain& chain(anim::Limb limb) const { return model_->chains[limb]; }
-  LimbTarget& target(anim::Limb limb) { return targets_[static_cast<int>(limb)]; }
-  const LimbTarget& target(anim::Limb limb) const { return targets_[static_cast<int>(limb)]; }
+  LimbTarget& target(anim::Limb limb) { return edits.target(limb); }
+  const LimbTarget& target(anim::Limb limb) const { return edits.target(limb); }
   const anim::ChainSolveResult& result(anim::Limb limb) const {
     return results_[static_cast<int>(limb)];
   }
@@ -108,45 +68,26 @@ class PosingSession {
   const anim::Pose& base_pose() const { return base_; }  // start pose + clip, before IK
   const anim::Pose& pose() const { return pose_; }       // after IK
 
-  ClipPlayback playback;
-  Ladder ladder;
-  bool ladder_enabled = false;
-  // The ladder follows the clip: a clip that climbs in place (its held hands and feet slide
-  // down together, as on a treadmill) scrolls the ladder's rungs with them, and every limb
-  // not placed by the user snaps live to the rung nearest the clip's hand or foot, gripping or
-  // standing, blended in as the clip's limb comes within a third of a rung of its hold.
-  bool ladder_follows_clip = false;
-  BodyMove body;
-  // Rotations the user gave bones directly (FK rings, the pose library, hand presets): one local
-  // rotation per bone, applied on top of the clip's (local = clip's · turn) before the body moves
-  // and before IK, so a limb's solve starts from the turned pose and its knee stays on the
-  // turned side. Identity for a bone not turned; one per bone of the skeleton.
-  std::vector<glm::quat> bone_turns_ls;
+  // Everything the user edited (scene/posing_edits.h): edit it, then Evaluate() once.
+  PosingEdits edits;
 
   // Turns `bone` so that its local rotation becomes `rotation_ls` at the clip's current time
   // (the turn is kept relative to the clip as it plays). A limb whose upper, lower or end bone
   // is turned lets go of its target (it rests on the hand or foot again), so IK does not undo
-  // the turn. False for a bone out of range or a rotation that is not finite.
+  // the turn. False for a bone out of range or a rotation that is not finite. Like every edit,
+  // it is solved by the next Evaluate (it reads the pose of the last one: where a limb that lets
+  // go was).
   bool SetBoneRotation(int bone, const glm::quat& rotation_ls);
-  // Several bones at once (a turn spread over the neck or spine), one Evaluate; false (and
-  // nothing turned) when one of them is out of range or not finite.
+  // Several bones at once (a turn spread over the neck or spine); false (and nothing turned)
+  // when one of them is out of range or not finite.
   bool SetBoneRotations(const std::vector<std::pair<int, glm::quat>>& rotations_ls);
   // Every turn back to identity.
   void ResetBoneTurns();
   bool HasBoneTurns() const;
-  // The body helps a limb that cannot reach (and four contacts place the pelvis): on by
-  // default; each limb's pull_body scales its share.
-  bool body_help = true;
   // What the help did in the last Evaluate (nothing when off or not needed).
   const BodyHelpReport& body_help_report() const { return help_; }
-  // Joints stop at their natural range (anim/joint_ranges.h, scene/joint_limits.h): FK rings
-  // and grabs (scene/bone_rings.h) and every limb solve but the seed policy's; on by default.
-  // The body help spreads its turns within the ranges either way.
-  bool limits = true;
   // The joints at their limit after the last Evaluate (past it, with limits off).
   const std::vector<JointAtLimit>& joints_at_limit() const { return at_limit_; }
-  // Mirrors the solved pose across the character's own plane, after every target is solved.
-  anim::MirrorMode mirror = anim::MirrorMode::kOff;
   // Each solve's report (ChainSolveResult::report) filled: what the panel, the overlays,
   // `pose --json` and `trace` show. A bake writes only the pose and turns it off.
   bool reports = true;
@@ -157,12 +98,6 @@ class PosingSession {
   // under left-to-right, the left under right-to-left, every limb under flip.
   bool Mirrored(anim::Limb limb) const;
 
-  // The props and whether the feet stand on the ground (scene/ground_contact.h): `world` is
-  // shared and read-only (null for none); `floor` is the plane the rest pose stands on;
-  // `ground` turns contact on (BuildSession: on when the situation has props).
-  std::shared_ptr<const World> world;
-  bool floor = true;
-  bool ground = false;
   // What the last Evaluate did to put the feet on the ground, and what is inside a prop.
   const GroundReport& ground_report() const { return ground_; }
   // The height of the floor (the rest pose's lowest point), model space.
@@ -196,7 +131,7 @@ class PosingSession {
   glm::vec3 BodyPositionMs() const;
   // Moves the body by `delta_ms` and turns it by `turn_ms` about its joint: pinned targets stay
   // (a target not placed yet is placed where it rests), unpinned placed targets and their poles
-  // move with the body.
+  // move with the body. Solved by the next Evaluate (the pivot is the last one's joint).
   void MoveBody(const glm::vec3& delta_ms, const glm::quat& turn_ms = glm::quat(1, 0, 0, 0));
   // The pelvis where a climber's is for the snapped rungs: a little more than the snapped feet's
   // leg length above them (knees bent), and a third of a leg behind the rungs, facing it.
@@ -262,7 +197,6 @@ class PosingSession {
 
   const anim::Model* model_;
   std::shared_ptr<const RigFacts> facts_;
-  std::array<LimbTarget, 4> targets_;
   std::array<anim::ChainSolveResult, 4> results_;
   std::array<glm::vec3, 4> resting_ms_{};
   Ladder ladder_now_;

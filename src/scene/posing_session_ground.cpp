@@ -19,11 +19,11 @@ int ToeOf(const anim::Model& model, anim::Limb leg) {
 
 void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_body_ms) {
   ground_ = GroundReport{};
-  if (!ground || (!floor && !world)) return;
+  if (!edits.ground || (!edits.floor && !edits.world)) return;
   ground_.active = true;
   const float scale = facts_->height / 1.8f;  // the thresholds are for a 1.8 m body
-  const bool body_moved = body != BodyMove{};
-  const bool follow = ladder_enabled && ladder_follows_clip && climb_.rate > 0.0f;
+  const bool body_moved = edits.body != BodyMove{};
+  const bool follow = edits.ladder_enabled && edits.ladder_follows_clip && climb_.rate > 0.0f;
   float drop = 0.0f;
   float lowest_drop_allowed = 1e30f;
   for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
@@ -31,7 +31,7 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     const LimbTarget& t = target(limb);
     FootContact& foot = ground_.feet[static_cast<std::size_t>(i)];
     if (!t.available || !t.enabled || Mirrored(limb)) continue;
-    const bool on_rung = t.given && t.rung >= 0 && t.grip && ladder_enabled;
+    const bool on_rung = t.given && t.rung >= 0 && t.grip && edits.ladder_enabled;
     if (on_rung || (follow && !placed(limb))) continue;
     const anim::LimbChain& c = chain(limb);
     const int toe = ToeOf(*model_, limb);
@@ -47,8 +47,8 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     const float reach = c.upper_length + c.lower_length;
     const glm::vec3 from(ankle.x, hip_y, ankle.z);
     int prop = -1;
-    const std::optional<RayHit> hit = GroundBelow(world.get(), floor, facts_->floor_y, from,
-                                                  hip_y - ankle.y + 2.0f * reach, &prop);
+    const std::optional<RayHit> hit = GroundBelow(edits.world.get(), edits.floor, facts_->floor_y,
+                                                  from, hip_y - ankle.y + 2.0f * reach, &prop);
     if (!hit || hit->normal_ms.y <= 0.0f) continue;
     // A placed target is placed against the world: within the band above the surface, or
     // below it. A foot nobody placed stands wherever the surface under it is, up or down,
@@ -98,7 +98,7 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
 }
 
 void PosingSession::MeasureGroundContact() {
-  if (!ground_.active && !world && !ladder_enabled) return;
+  if (!ground_.active && !edits.world && !edits.ladder_enabled) return;
   for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
     FootContact& foot = ground_.feet[static_cast<std::size_t>(limb)];
     if (!foot.contact) continue;
@@ -114,7 +114,7 @@ void PosingSession::MeasureGroundContact() {
   // Bones inside props and the solid ladder: each joint to each of its children, bones shorter
   // than a hundredth of the body left out (fingers, twist bones).
   ground_.penetrations.clear();
-  const bool ladder_shown = ladder_enabled && ladder_now_.Valid();
+  const bool ladder_shown = edits.ladder_enabled && ladder_now_.Valid();
   // A ladder prop's solid is the prop's own, in the world's BVH.
   const bool ladder_solid = ladder_shown && ladder_prop_ < 0;
   if (ladder_solid && (!ladder_bvh_ || !(ladder_bvh_of_ == ladder_now_))) {
@@ -134,7 +134,7 @@ void PosingSession::MeasureGroundContact() {
   std::vector<int> gripping;
   for (anim::Limb limb : {anim::Limb::kLeftArm, anim::Limb::kRightArm}) {
     const LimbTarget& t = target(limb);
-    const bool follows = ladder_follows_clip && !t.given;
+    const bool follows = edits.ladder_follows_clip && !t.given;
     if (t.available && ladder_shown && t.grip && (t.rung >= 0 || follows))
       gripping.push_back(chain(limb).end);
   }
@@ -151,7 +151,7 @@ void PosingSession::MeasureGroundContact() {
     const glm::vec3 b = anim::PositionMs(pose_, bone);
     if (glm::length(b - a) < shortest) continue;
     std::optional<Penetration> worst;
-    if (world) worst = SegmentInside(world->bvh(), a, b, world.get());
+    if (edits.world) worst = SegmentInside(edits.world->bvh(), a, b, edits.world.get());
     if (ladder_solid) {
       std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, nullptr);
       if (rung && (!worst || rung->depth > worst->depth)) worst = rung;

@@ -97,11 +97,11 @@ void Bend(PosingSession& session, const std::vector<int>& bones, const glm::vec3
   const anim::Pose& rest = session.rest_pose();
   for (int bone : bones) {
     const auto b = static_cast<std::size_t>(bone);
-    if (bone < 0 || b >= session.bone_turns_ls.size()) continue;
+    if (bone < 0 || b >= session.edits.bone_turns_ls.size()) continue;
     const glm::quat bone_ms = anim::RotationMs(rest, bone);
     const glm::quat turn_ms = glm::angleAxis(share, axis_ms);
-    session.bone_turns_ls[b] =
-        glm::normalize(session.bone_turns_ls[b] * glm::inverse(bone_ms) * turn_ms * bone_ms);
+    session.edits.bone_turns_ls[b] =
+        glm::normalize(session.edits.bone_turns_ls[b] * glm::inverse(bone_ms) * turn_ms * bone_ms);
   }
 }
 
@@ -173,8 +173,8 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   const Frame f = Measure(session);
   // From the rest: nothing of the previous pose stays.
   session.ResetBoneTurns();
-  session.body = BodyMove{};
-  session.ladder_enabled = false;
+  session.edits.body = BodyMove{};
+  session.edits.ladder_enabled = false;
   session.ResetTargets();
   Carry(session, pose, f.left);
   session.Evaluate();
@@ -200,7 +200,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   // Placed as it is (not brought within reach of the hip at rest): the body comes to it.
   const auto floor_foot = [&] {
     glm::vec3 ankle = f.end_ms[Index(Limb::kLeftLeg)];
-    const float to_rungs = glm::dot(session.ladder.base_ms - ankle, f.forward);
+    const float to_rungs = glm::dot(session.edits.ladder.base_ms - ankle, f.forward);
     const float keep = 0.2f * length(Limb::kLeftLeg);
     if (to_rungs > keep) ankle += (to_rungs - keep) * f.forward;
     Place(session, Limb::kLeftLeg, ankle, ankle, 0.0f);
@@ -276,7 +276,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       place(Limb::kRightLeg, root(Limb::kRightLeg, delta) +
                                  length(Limb::kRightLeg) * (0.3f * f.forward - 0.75f * f.up));
       session.Evaluate();
-      session.ladder_enabled = true;
+      session.edits.ladder_enabled = true;
       session.SnapToRungs();
       floor_foot();
       session.FitBodyToLadder();

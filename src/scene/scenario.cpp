@@ -421,18 +421,60 @@ bool SaveScenario(const std::string& path, const Scenario& scenario, std::string
       path, j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n", error);
 }
 
-Scenario CaptureScenario(const PosingSession& session, const std::string& model) {
+bool ApplyScenarioEdits(const Scenario& scenario, const anim::Model& model, bool ladder_prop,
+                        PosingEdits* edits, std::string* error) {
+  for (anim::Limb l : anim::kLimbs) {
+    const LimbSetting& limb = scenario.limbs[static_cast<int>(l)];
+    if (!limb.present) continue;
+    LimbTarget& target = edits->target(l);
+    if (!target.available) {
+      *error = scenario.file + ": the model has no " + std::string(anim::LimbName(l)) + " chain";
+      return false;
+    }
+    target.enabled = limb.enabled;
+    if (limb.target_ms) {
+      target.target_ms = *limb.target_ms;
+      target.given = true;
+    }
+    target.options = limb.options;
+    target.from_rest = limb.from_rest;
+    if (limb.pinned) target.pinned = *limb.pinned;
+    target.grip = limb.grip;
+    target.pull_body = limb.pull_body;
+  }
+  if (scenario.body) edits->body = *scenario.body;
+  for (const auto& [name, turn] : scenario.bone_turns) {
+    const int bone = model.skeleton.Find(name);
+    if (bone < 0 || static_cast<std::size_t>(bone) >= edits->bone_turns_ls.size()) {
+      *error = scenario.file + ": bone_turns names '" + name + "', which the model does not have";
+      return false;
+    }
+    edits->bone_turns_ls[static_cast<std::size_t>(bone)] = turn;
+  }
+  edits->mirror = scenario.mirror;
+  if (scenario.body_help) edits->body_help = *scenario.body_help;
+  if (scenario.limits) edits->limits = *scenario.limits;
+  if (scenario.ladder) {
+    // A ladder prop keeps its own rungs; the scenario's ladder options apply to it.
+    if (!ladder_prop) edits->ladder = *scenario.ladder;
+    edits->ladder_enabled = scenario.ladder_enabled || ladder_prop;
+    edits->ladder_follows_clip = scenario.ladder_follows_clip;
+  }
+  return true;
+}
+
+Scenario ScenarioFromEdits(const PosingEdits& edits, const anim::Model& model,
+                           const std::string& model_path) {
   Scenario s;
-  s.model = model;
-  if (session.playback.clip >= 0) {
-    const std::string& name =
-        session.model().clips[static_cast<std::size_t>(session.playback.clip)].name;
+  s.model = model_path;
+  if (edits.playback.clip >= 0) {
+    const std::string& name = model.clips[static_cast<std::size_t>(edits.playback.clip)].name;
     // Unnamed clips (common in exported files) answer to their index.
-    s.clip = name.empty() ? std::to_string(session.playback.clip) : name;
-    s.time = session.playback.time;
+    s.clip = name.empty() ? std::to_string(edits.playback.clip) : name;
+    s.time = edits.playback.time;
   }
   for (anim::Limb l : anim::kLimbs) {
-    const LimbTarget& target = session.target(l);
+    const LimbTarget& target = edits.target(l);
     if (!target.available) continue;
     LimbSetting& limb = s.limbs[static_cast<int>(l)];
     limb.present = true;
@@ -444,29 +486,33 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     limb.grip = target.grip;
     limb.pull_body = target.pull_body;
   }
-  s.ladder = session.ladder;
-  s.ladder_enabled = session.ladder_enabled;
-  s.ladder_follows_clip = session.ladder_follows_clip;
-  if (session.body != BodyMove{}) s.body = session.body;
-  const anim::Skeleton& skeleton = session.model().skeleton;
-  for (std::size_t i = 0; i < session.bone_turns_ls.size() && i < skeleton.names.size(); ++i) {
-    const glm::quat& q = session.bone_turns_ls[i];
+  s.ladder = edits.ladder;
+  s.ladder_enabled = edits.ladder_enabled;
+  s.ladder_follows_clip = edits.ladder_follows_clip;
+  if (edits.body != BodyMove{}) s.body = edits.body;
+  const anim::Skeleton& skeleton = model.skeleton;
+  for (std::size_t i = 0; i < edits.bone_turns_ls.size() && i < skeleton.names.size(); ++i) {
+    const glm::quat& q = edits.bone_turns_ls[i];
     if (q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) s.bone_turns.emplace_back(skeleton.names[i], q);
   }
-  s.mirror = session.mirror;
-  if (session.world) {
-    for (const Prop& prop : session.world->props()) {
+  s.mirror = edits.mirror;
+  if (edits.world) {
+    for (const Prop& prop : edits.world->props()) {
       PropPlacement placement = prop.placement;
       placement.file = prop.path;  // the caller makes it relative to where it saves
       s.props.push_back(placement);
     }
   }
-  if (!session.floor) s.floor = false;
-  const bool default_ground = session.world && !session.world->props().empty();
-  if (session.ground != default_ground) s.ground = session.ground;
-  if (!session.body_help) s.body_help = false;
-  if (!session.limits) s.limits = false;
+  if (!edits.floor) s.floor = false;
+  const bool default_ground = edits.world && !edits.world->props().empty();
+  if (edits.ground != default_ground) s.ground = edits.ground;
+  if (!edits.body_help) s.body_help = false;
+  if (!edits.limits) s.limits = false;
   return s;
+}
+
+Scenario CaptureScenario(const PosingSession& session, const std::string& model) {
+  return ScenarioFromEdits(session.edits, session.model(), model);
 }
 
 }  // namespace ikpose::scene

@@ -82,6 +82,16 @@ bool ParseScenario(std::string_view text, const std::string& path, Scenario* sce
                    std::string* error);
 bool SaveScenario(const std::string& path, const Scenario& scenario, std::string* error);
 
+// The two halves of the scenario's name conversion (a new edit is named in both): the
+// scenario's entries written over `edits` (what the file does not name stays), false with one
+// line when it names a limb or bone the model lacks (`ladder_prop`: a prop's rungs are the
+// ladder, so only the ladder's switches apply); and the edits as a scenario, the clip and
+// bones by name, `model_path` stored as given. Props, floor and ground are placed by
+// BuildSession (the props are files it loads).
+bool ApplyScenarioEdits(const Scenario& scenario, const anim::Model& model, bool ladder_prop,
+                        PosingEdits* edits, std::string* error);
+Scenario ScenarioFromEdits(const PosingEdits& edits, const anim::Model& model,
+                           const std::string& model_path);
 // The session's current state as a scenario; `model` is stored as given.
 Scenario CaptureScenario(const PosingSession& session, const std::string& model);
 

@@ -20,8 +20,8 @@ std::array<LimbInput, 4> LiveInputs(const PosingSession& session) {
 
 std::vector<PropInput> PlacedProps(const PosingSession& session) {
   std::vector<PropInput> props;
-  if (!session.world) return props;
-  for (const Prop& prop : session.world->props()) {
+  if (!session.edits.world) return props;
+  for (const Prop& prop : session.edits.world->props()) {
     props.push_back(
         {static_cast<int>(props.size()), prop.placement.position_ms, prop.placement.yaw_deg});
   }
@@ -36,7 +36,7 @@ bool SameSituation(const TraceFrame& a, const TraceFrame& b) {
 bool RecordLive(const PosingSession& session, float seconds, Timeline& timeline) {
   if (!timeline.recording) return false;
   TraceFrame frame = RecordFrame(session, timeline.next_frame, timeline.clock, LiveInputs(session));
-  if (session.ladder_enabled) frame.ladder = LadderInput::Whole(session.ladder);
+  if (session.edits.ladder_enabled) frame.ladder = LadderInput::Whole(session.edits.ladder);
   frame.props = PlacedProps(session);
   // The first situation seen is only the baseline: a viewer nobody touches keeps nothing (and
   // allocates no ring). It becomes frame 0 when the first change comes.
@@ -74,18 +74,19 @@ void ClearTimeline(Timeline& timeline) {
 }
 
 void RestoreInput(const TraceFrame& frame, PosingSession& session) {
-  if (frame.clip_time && session.playback.clip >= 0) session.playback.time = *frame.clip_time;
-  session.playback.playing = false;
-  session.ladder_enabled = frame.ladder.has_value();
+  if (frame.clip_time && session.edits.playback.clip >= 0)
+    session.edits.playback.time = *frame.clip_time;
+  session.edits.playback.playing = false;
+  session.edits.ladder_enabled = frame.ladder.has_value();
   if (frame.ladder) {
-    if (const Ladder ladder = frame.ladder->Over(session.ladder); ladder.Valid()) {
-      session.ladder = ladder;
+    if (const Ladder ladder = frame.ladder->Over(session.edits.ladder); ladder.Valid()) {
+      session.edits.ladder = ladder;
     }
   }
   if (!frame.props.empty() && frame.props != PlacedProps(session)) {
     std::string error;  // a prop the session lacks: its props stay as they are
-    if (std::shared_ptr<const World> world = MoveProps(session.world, frame.props, &error)) {
-      session.world = std::move(world);
+    if (std::shared_ptr<const World> world = MoveProps(session.edits.world, frame.props, &error)) {
+      session.edits.world = std::move(world);
     }
   }
   for (anim::Limb limb : anim::kLimbs) {

@@ -90,7 +90,7 @@ TraceFrame RecordFrame(const PosingSession& session, int frame, float time,
   TraceFrame f;
   f.frame = frame;
   f.time = time;
-  if (session.playback.clip >= 0) f.clip_time = session.playback.time;
+  if (session.edits.playback.clip >= 0) f.clip_time = session.edits.playback.time;
   f.inputs = inputs;
   for (anim::Limb limb : anim::kLimbs) {
     f.limbs[static_cast<int>(limb)] = SampleLimb(session, limb);

@@ -6,48 +6,37 @@
 namespace ikpose::scene {
 
 PosingSnapshot CaptureSnapshot(const PosingSession& session) {
-  PosingSnapshot s;
+  PosingSnapshot s = session.edits;
   for (anim::Limb limb : anim::kLimbs) {
-    LimbTarget& t = s.limbs[static_cast<int>(limb)];
-    t = session.target(limb);
+    LimbTarget& t = s.target(limb);
     // A target not placed follows its hand as the clip plays: where it is is not an edit.
     t.given = session.placed(limb);
     if (!t.given) t.target_ms = glm::vec3(0.0f);
   }
-  s.clip = session.playback.clip;
-  s.time = session.playback.time;
-  s.ladder = session.ladder;
-  s.ladder_enabled = session.ladder_enabled;
-  s.ladder_follows_clip = session.ladder_follows_clip;
-  s.body = session.body;
-  s.bone_turns_ls = session.bone_turns_ls;
-  s.mirror = session.mirror;
-  s.world = session.world;
-  s.ground = session.ground;
+  s.playback.playing = false;  // play/pause and speed are not edits
+  s.playback.speed = ClipPlayback{}.speed;
   return s;
 }
 
 void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
+  PosingEdits& edits = session.edits;
+  const ClipPlayback playing = edits.playback;
+  const std::vector<glm::quat> turns_ls = std::move(edits.bone_turns_ls);
+  std::array<bool, 4> available{};
+  for (anim::Limb limb : anim::kLimbs)
+    available[static_cast<std::size_t>(limb)] = edits.target(limb).available;
+  edits = snapshot;
   for (anim::Limb limb : anim::kLimbs) {
-    LimbTarget& target = session.target(limb);
-    const bool available = target.available;  // a property of the model, not an edit
-    target = snapshot.limbs[static_cast<int>(limb)];
-    target.available = available;
+    LimbTarget& target = edits.target(limb);
+    // Whether the model has the limb is a property of the model, not an edit.
+    target.available = available[static_cast<std::size_t>(limb)];
     if (!target.given) target.target_ms = session.resting_target(limb);
   }
   const int clips = static_cast<int>(session.model().clips.size());
-  session.playback.clip = snapshot.clip < clips ? snapshot.clip : -1;
-  session.playback.time = snapshot.time;
-  session.ladder = snapshot.ladder;
-  session.ladder_enabled = snapshot.ladder_enabled;
-  session.ladder_follows_clip = snapshot.ladder_follows_clip;
-  session.body = snapshot.body;
-  if (snapshot.bone_turns_ls.size() == session.bone_turns_ls.size()) {
-    session.bone_turns_ls = snapshot.bone_turns_ls;
-  }
-  session.mirror = snapshot.mirror;
-  session.world = snapshot.world;
-  session.ground = snapshot.ground;
+  if (edits.playback.clip >= clips) edits.playback.clip = -1;
+  edits.playback.playing = playing.playing;
+  edits.playback.speed = playing.speed;
+  if (edits.bone_turns_ls.size() != turns_ls.size()) edits.bone_turns_ls = turns_ls;
   session.Evaluate();
 }
 
@@ -71,13 +60,18 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
     parts.push_back(is > was ? "add prop" : is < was ? "remove prop" : "move prop");
   }
   if (before.ground != after.ground) parts.push_back(after.ground ? "ground on" : "ground off");
+  if (before.floor != after.floor) parts.push_back(after.floor ? "floor on" : "floor off");
+  if (before.limits != after.limits) parts.push_back(after.limits ? "limits on" : "limits off");
+  if (before.body_help != after.body_help) {
+    parts.push_back(after.body_help ? "body help on" : "body help off");
+  }
   if (before.mirror != after.mirror) {
     parts.push_back("mirror " + std::string(anim::MirrorModeName(after.mirror)));
   }
   std::size_t moved_targets = 0;
   for (anim::Limb limb : anim::kLimbs) {
-    const LimbTarget& a = before.limbs[static_cast<int>(limb)];
-    const LimbTarget& b = after.limbs[static_cast<int>(limb)];
+    const LimbTarget& a = before.target(limb);
+    const LimbTarget& b = after.target(limb);
     const std::string name(anim::LimbName(limb));
     if (a.enabled != b.enabled) parts.push_back((b.enabled ? "turn on " : "turn off ") + name);
     if (a.pinned != b.pinned) parts.push_back((b.pinned ? "pin " : "unpin ") + name);
@@ -102,9 +96,9 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
       before.ladder_follows_clip != after.ladder_follows_clip) {
     parts.push_back("ladder");
   }
-  if (before.clip != after.clip) {
+  if (before.playback.clip != after.playback.clip) {
     parts.push_back("choose clip");
-  } else if (before.time != after.time) {
+  } else if (before.playback.time != after.playback.time) {
     parts.push_back("set clip time");
   }
   if (parts.empty()) return "edit";  // e.g. only a rung number
@@ -155,8 +149,8 @@ bool UndoHistory::Redo(PosingSession& session) {
 }
 
 void UndoHistory::FollowPlayback(const PosingSession& session) {
-  if (steps_.empty() || !session.playback.playing) return;
-  steps_[present_].state.time = session.playback.time;
+  if (steps_.empty() || !session.edits.playback.playing) return;
+  steps_[present_].state.playback.time = session.edits.playback.time;
 }
 
 void UndoHistory::FollowLive(const PosingSession& session, const std::array<bool, 4>& limbs,
@@ -166,14 +160,14 @@ void UndoHistory::FollowLive(const PosingSession& session, const std::array<bool
   for (anim::Limb limb : anim::kLimbs) {
     const int l = static_cast<int>(limb);
     if (limbs[static_cast<std::size_t>(l)])
-      present.limbs[static_cast<std::size_t>(l)] = session.target(limb);
+      present.targets[static_cast<std::size_t>(l)] = session.target(limb);
   }
-  if (clip_time) present.time = session.playback.time;
+  if (clip_time) present.playback.time = session.edits.playback.time;
   if (ladder) {
-    present.ladder = session.ladder;
-    present.ladder_enabled = session.ladder_enabled;
+    present.ladder = session.edits.ladder;
+    present.ladder_enabled = session.edits.ladder_enabled;
   }
-  if (props) present.world = session.world;  // the game moved its props: a new World
+  if (props) present.world = session.edits.world;  // the game moved its props: a new World
 }
 
 const std::string& UndoHistory::undo_label() const {

@@ -1,16 +1,14 @@
 // Undo history of posing edits.
 //
-// What: snapshots of what an edit can change in a PosingSession (every limb's target, pole,
-// enabled flag, solver options and ladder rung; the ladder; the body; the mirror mode; the clip
-// and its time: what a scenario file saves), one per step, each named after the edit that made
-// it ("move left_leg target"). Undo and redo put a snapshot back into the session and re-solve the
-// IK from it. Why: posing is trial and error; Ctrl+Z has to take back one whole gesture (a drag, a
-// released slider, a button), as in Blender's pose mode. Limits: the caller says when an edit is
-// over by calling Commit (the viewer: when a drag ends, when no panel widget is active, after a
-// button). Snapshots belong to one session's model: opening another model starts a new history.
-// Play/pause and speed are not edits, and neither is a playing clip moving its time
-// (FollowPlayback), nor a live game moving its targets, clip time or ladder (FollowLive). At most
-// `capacity` steps are kept, the oldest dropped first.
+// What: snapshots of what the user edited in a PosingSession (its PosingEdits), one per step, each
+// named after the edit that made it ("move left_leg target"). Undo and redo put a snapshot back
+// into the session and re-solve the IK from it. Why: posing is trial and error; Ctrl+Z has to take
+// back one whole gesture (a drag, a released slider, a button), as in Blender's pose mode. Limits:
+// the caller says when an edit is over by calling Commit (the viewer: when a drag ends, when no
+// panel widget is active, after a button). Snapshots belong to one session's model: opening another
+// model starts a new history. Play/pause and speed are not edits, and neither is a playing clip
+// moving its time (FollowPlayback), nor a live game moving its targets, clip time or ladder
+// (FollowLive). At most `capacity` steps are kept, the oldest dropped first.
 #pragma once
 
 #include <array>
@@ -22,25 +20,10 @@
 
 namespace ikpose::scene {
 
-// The session's editable state, in its own types. Two snapshots are equal when every field is
-// (floats compared exactly: a click without a move changes nothing).
-struct PosingSnapshot {
-  std::array<LimbTarget, 4> limbs;  // indexed by anim::Limb
-  int clip = -1;                    // ClipPlayback::clip
-  float time = 0.0f;                // ClipPlayback::time
-  Ladder ladder;
-  bool ladder_enabled = false;
-  bool ladder_follows_clip = false;
-  BodyMove body;
-  std::vector<glm::quat> bone_turns_ls;  // PosingSession::bone_turns_ls
-  anim::MirrorMode mirror = anim::MirrorMode::kOff;
-  // The props as placed (a World is never changed once built: a moved prop is a new one, so
-  // the pointer says whether they changed) and whether feet stand on them.
-  std::shared_ptr<const World> world;
-  bool ground = false;
-
-  bool operator==(const PosingSnapshot&) const = default;
-};
+// What undo keeps: the session's edits (scene/posing_edits.h) as they would be saved, so two
+// snapshots are equal exactly when the user's edits are: a target not placed holds no point
+// (where it rests follows the clip), and playing and speed are left at their defaults.
+using PosingSnapshot = PosingEdits;
 
 PosingSnapshot CaptureSnapshot(const PosingSession& session);
 // Puts `snapshot` into `session` (playing and speed stay) and evaluates the pose.

@@ -27,14 +27,14 @@ std::vector<SizeWarning> SizeWarnings(const PosingSession& session) {
   std::vector<SizeWarning> out;
   const float height = session.facts()->height;
   if (!(height > 0.0f)) return out;
-  const bool ladder_shown = session.ladder_enabled && session.ladder.Valid();
+  const bool ladder_shown = session.edits.ladder_enabled && session.edits.ladder.Valid();
   if (ladder_shown) {
     float leg = 0.0f;
     for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
       const anim::LimbChain& c = session.chain(limb);
       if (c.valid()) leg = std::max(leg, c.upper_length + c.lower_length);
     }
-    const Ladder& l = session.ladder;
+    const Ladder& l = session.edits.ladder;
     if (leg > 0.0f &&
         (l.rung_spacing > kRungsApartOfLeg * leg || l.first_rung_height > kFirstRungOfLeg * leg)) {
       out.push_back({-1, "the ladder's rungs are out of the character's reach: " +
@@ -45,11 +45,11 @@ std::vector<SizeWarning> SizeWarnings(const PosingSession& session) {
     }
   }
   if (!session.ladder_note().empty()) out.push_back({-1, session.ladder_note()});
-  if (!session.world) return out;
-  const std::vector<Prop>& props = session.world->props();
+  if (!session.edits.world) return out;
+  const std::vector<Prop>& props = session.edits.world->props();
   for (std::size_t i = 0; i < props.size(); ++i) {
     if (ladder_shown && session.ladder_prop() == static_cast<int>(i)) continue;  // said above
-    const anim::Bounds& b = session.world->PropBounds(i);
+    const anim::Bounds& b = session.edits.world->PropBounds(i);
     if (b.empty()) continue;
     const glm::vec3 size = b.max - b.min;
     const float largest = std::max({size.x, size.y, size.z});

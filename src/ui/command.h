@@ -15,6 +15,8 @@ enum class Command {
   kStepDown,         // ... one rung down
   kFitBodyToLadder,  // the pelvis where a climber's is for the snapped rungs
   kResetBody,        // the body back where the clip (or rest pose) has it
+  kResetBoneTurn,    // PanelState::selected_bone's turn back to identity
+  kResetBoneTurns,   // every bone's turn back to identity
   kFrameModel,
   kResetView,  // in front of the character, framed
   kSaveScene,

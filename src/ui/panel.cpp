@@ -299,13 +299,12 @@ void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::
   }
   ImGui::EndDisabled();
   ImGui::Checkbox("rings on the bone's axes (off: model axes)", &state.ring_local_axes);
-  if (ImGui::Button("reset bone") && b < session.bone_turns_ls.size()) {
-    session.bone_turns_ls[b] = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-    session.Evaluate();
+  if (ImGui::Button("reset bone") && b < session.edits.bone_turns_ls.size()) {
+    state.commands.push_back(Command::kResetBoneTurn);
   }
   SameLineIfFits("reset all turns");
   ImGui::BeginDisabled(!session.HasBoneTurns());
-  if (ImGui::Button("reset all turns")) session.ResetBoneTurns();
+  if (ImGui::Button("reset all turns")) state.commands.push_back(Command::kResetBoneTurns);
   ImGui::EndDisabled();
 }
 
@@ -381,7 +380,7 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
       ImGui::BulletText("%s off by %s", pair.c_str(), Length(a.off, m_per_unit).c_str());
     }
   }
-  const anim::MirrorMode mode = session.mirror;
+  const anim::MirrorMode mode = session.edits.mirror;
   ImGui::TextUnformatted("mirror while editing");
   const std::pair<const char*, Command> live[] = {{"off", Command::kMirrorOff},
                                                   {"left to right", Command::kMirrorLeftToRight},
@@ -626,7 +625,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   }
   if (ImGui::CollapsingHeader("Body")) {
     ImGui::TextDisabled("drag the pelvis handle; pinned targets hold");
-    ImGui::Checkbox("body helps the limbs", &session->body_help);
+    ImGui::Checkbox("body helps the limbs", &session->edits.body_help);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "a limb that cannot reach draws the clavicle, spine, then pelvis; four contacts "
@@ -638,7 +637,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
                           static_cast<double>(glm::length(help.pelvis_offset_ms)),
                           static_cast<int>(help.bones.size()));
     }
-    ImGui::Checkbox("joints stop at their range", &session->limits);
+    ImGui::Checkbox("joints stop at their range", &session->edits.limits);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
           "FK rings, grabs and limb solves keep each joint within its natural range; a grabbed "
@@ -648,7 +647,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
       ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "%s",
                          scene::LimitSentence(session->model(), joint).c_str());
     }
-    scene::BodyMove& body = session->body;
+    scene::BodyMove& body = session->edits.body;
     ImGui::DragFloat3("offset", &body.offset_ms.x, state.model_height * 0.002f, 0, 0, "%.3f");
     glm::vec3 euler = glm::degrees(glm::eulerAngles(body.turn_ms));
     if (ImGui::DragFloat3("turn deg", &euler.x, 0.5f, -180.0f, 180.0f, "%.1f")) {
@@ -684,7 +683,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   }
   const anim::Model& model = session->model();
   if (ImGui::CollapsingHeader("Clip")) {
-    scene::ClipPlayback& playback = session->playback;
+    scene::ClipPlayback& playback = session->edits.playback;
     std::string preview =
         playback.clip < 0 ? "rest pose" : model.clips[static_cast<std::size_t>(playback.clip)].name;
     if (ImGui::BeginCombo("clip", preview.c_str())) {
@@ -709,10 +708,10 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
   }
   if (ImGui::CollapsingHeader("Ladder")) {
-    scene::Ladder& ladder = session->ladder;
-    ImGui::Checkbox("show ladder", &session->ladder_enabled);
+    scene::Ladder& ladder = session->edits.ladder;
+    ImGui::Checkbox("show ladder", &session->edits.ladder_enabled);
     SameLineIfFits("follow the clip", true);
-    ImGui::Checkbox("follow the clip", &session->ladder_follows_clip);
+    ImGui::Checkbox("follow the clip", &session->edits.ladder_follows_clip);
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("a clip climbing in place scrolls the rungs; hands and feet snap to them");
     }

@@ -19,11 +19,12 @@ constexpr const char* kBundled[] = {"stairs", "ramp", "box", "chair", "ladder"};
 
 bool ReplaceProp(scene::PosingSession& session, int index, const scene::PropPlacement* placement,
                  std::string* error) {
-  if (!session.world || index < 0 || index >= static_cast<int>(session.world->props().size())) {
+  if (!session.edits.world || index < 0 ||
+      index >= static_cast<int>(session.edits.world->props().size())) {
     *error = "no such prop";
     return false;
   }
-  std::vector<scene::Prop> props = session.world->props();
+  std::vector<scene::Prop> props = session.edits.world->props();
   if (placement != nullptr) {
     props[static_cast<std::size_t>(index)].placement = *placement;
   } else {
@@ -34,19 +35,18 @@ bool ReplaceProp(scene::PosingSession& session, int index, const scene::PropPlac
     world = scene::World::Build(std::move(props), error);
     if (!world) return false;
   }
-  session.world = std::move(world);
-  session.Evaluate();
+  session.edits.world = std::move(world);  // the frame evaluates it
   return true;
 }
 
 void DrawPropsSection(scene::PosingSession& session, PanelState& state) {
   PropsPanel& panel = state.props;
   std::vector<Command>& commands = state.commands;
-  const int count = session.world ? static_cast<int>(session.world->props().size()) : 0;
+  const int count = session.edits.world ? static_cast<int>(session.edits.world->props().size()) : 0;
   if (count == 0) ImGui::TextDisabled("no props: add one below, or drop a file with Shift held");
   int remove = -1;
   for (int i = 0; i < count; ++i) {
-    const scene::Prop& prop = session.world->props()[static_cast<std::size_t>(i)];
+    const scene::Prop& prop = session.edits.world->props()[static_cast<std::size_t>(i)];
     ImGui::PushID(i);
     const std::string name = std::filesystem::path(prop.placement.file).filename().string();
     if (ImGui::Selectable(name.c_str(), panel.selected == i)) panel.selected = i;

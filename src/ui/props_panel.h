@@ -31,7 +31,8 @@ struct PanelState;
 void DrawPropsSection(scene::PosingSession& session, PanelState& state);
 
 // `props` with prop `index` placed at `placement` (or removed, with nullopt-like `remove`), as a
-// new World on `session`, re-solved. False with *error (the session keeps its props).
+// new World on `session` (the next Evaluate solves it). False with *error (the session keeps its
+// props).
 bool ReplaceProp(scene::PosingSession& session, int index, const scene::PropPlacement* placement,
                  std::string* error);
 

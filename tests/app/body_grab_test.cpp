@@ -113,6 +113,7 @@ TEST_F(BodyGrabTest, AnyOtherBoneSwingsTheGrabbedPointTowardTheMouse) {
   ASSERT_TRUE(drag.BeginOnSurface(FrontRay(hit.point_ms), *session, hit));
   const glm::vec3 mouse = hit.point_ms + glm::vec3(0.06f, 0.0f, 0.0f);
   drag.Update(FrontRay(mouse), {}, *session);
+  session->Evaluate();  // the frame after the drag
   // The neck turned so that the grabbed point lies on the line from the joint to the mouse.
   const int neck = Bone("neck_01");
   const glm::quat turn =

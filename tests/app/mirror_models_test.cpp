@@ -125,7 +125,7 @@ TEST_P(MirrorModel, FlippingTwiceGivesThePoseBack) {
   s.target(Limb::kRightLeg).target_ms = TargetFor(model_, s.mirror_map(), Limb::kRightLeg);
   s.Evaluate();
   const anim::Pose unmirrored = s.pose();
-  s.mirror = MirrorMode::kFlip;
+  s.edits.mirror = MirrorMode::kFlip;
   s.Evaluate();
   anim::Pose twice = s.pose();
   EXPECT_GT(glm::length(anim::PositionMs(twice, s.chain(Limb::kRightArm).end) -
@@ -202,7 +202,7 @@ TEST(MirrorWarning, ARigWithoutLeftRightPairsSaysNothingWasMirrored) {
   model.chains = anim::DetectChains(model.skeleton, anim::RestPose(model.skeleton));
   for (const MirrorMode mode : {MirrorMode::kFlip, MirrorMode::kLeftToRight}) {
     scene::PosingSession session(model);
-    session.mirror = mode;
+    session.edits.mirror = mode;
     ASSERT_EQ(session.mirror_map().pairs_by_name + session.mirror_map().pairs_by_structure, 0);
     const std::string warning = app::MirrorWarning(session);
     EXPECT_NE(warning.find("no left/right pairs"), std::string::npos) << warning;

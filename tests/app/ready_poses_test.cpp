@@ -108,7 +108,7 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   EXPECT_GT(End(*reach, Limb::kRightArm).y, head_y + 0.3f * leg);
 
   const auto climb = Posed(ReadyPose::kClimbARung);
-  EXPECT_TRUE(climb->ladder_enabled);
+  EXPECT_TRUE(climb->edits.ladder_enabled);
   // The first step: hands and the right foot on rungs, the left foot on the floor.
   for (Limb limb : {Limb::kLeftArm, Limb::kRightArm, Limb::kRightLeg}) {
     EXPECT_GE(climb->target(limb).rung, 0) << anim::LimbName(limb);
@@ -121,7 +121,7 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   // The ladder stands in front of the character, its face toward it (CesiumMan and the base
   // mesh face +X: their ladder is turned), and the pelvis is close behind the rungs: within a
   // third of a metre for a 1.8 m body.
-  const Ladder& ladder = climb->ladder;
+  const Ladder& ladder = climb->edits.ladder;
   EXPECT_GT(std::abs(glm::dot(ladder.FaceNormalMs(), forward)), std::cos(glm::radians(10.0f)))
       << "the ladder faces the climber";
   const float behind = glm::dot(climb->BodyPositionMs() - ladder.base_ms,

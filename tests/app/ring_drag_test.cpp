@@ -77,10 +77,12 @@ TEST(RingDrag, TurnsExactlyTheBoneAndItsChildrenByTheSweptAngleAboutTheRingAxis)
   drag.Update(ScreenRay(s.joint, 60.0f, 0.5f * kRadius), false, *s.session);  // nearer the joint:
   drag.Update(ScreenRay(s.joint, 75.0f, 2.0f * kRadius), false, *s.session);  // the angle counts
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 30.0f, 1e-3f);
+  s.session->Evaluate();  // the frame after the drag
   ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(30.0f), glm::vec3(0, 0, 1)));
   // Back where it started: the bone is back too (the turn replaces, it does not add up).
   drag.Update(ScreenRay(s.joint, 45.0f), false, *s.session);
+  s.session->Evaluate();  // the frame after the drag
   ExpectTurned(s.model, s.before, s.session->pose(), s.bone, glm::quat(1, 0, 0, 0));
 }
 
@@ -94,6 +96,7 @@ TEST(RingDrag, TheViewRingTurnsAboutTheViewAxisAndPassesHalfATurn) {
     drag.Update(ScreenRay(s.joint, a), false, *s.session);
   }
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), -230.0f, 1e-3f);  // clockwise: negative
+  s.session->Evaluate();                                            // the frame after the drag
   ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(-230.0f), glm::vec3(0, 0, 1)));
 }
@@ -106,6 +109,7 @@ TEST(RingDrag, CtrlSnapsTheDragsTotalToFiveDegreeSteps) {
   drag.Update(ScreenRay(s.joint, 55.0f), true, *s.session);
   drag.Update(ScreenRay(s.joint, 67.0f), true, *s.session);  // 22 snaps to 20
   EXPECT_NEAR(glm::degrees(drag.applied_angle()), 20.0f, 1e-4f);
+  s.session->Evaluate();  // the frame after the drag
   ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(20.0f), glm::vec3(0, 0, 1)));
   drag.Update(ScreenRay(s.joint, 78.0f), true, *s.session);  // 33 snaps to 35
@@ -129,10 +133,12 @@ TEST(RingDrag, LocalAndModelAxesDifferOnABoneWithATurnedRest) {
   // Turning by the bone's Y ring is a turn about its own Y axis: local' = local * (Y, angle).
   const auto b = static_cast<std::size_t>(s.bone);
   local_axes.Update(ScreenRay(s.joint, 85.0f), false, *s.session);
+  s.session->Evaluate();  // the frame after the drag
   const glm::quat local_delta =
       glm::inverse(s.before.locals_ls[b].rotation) * s.session->pose().locals_ls[b].rotation;
   const glm::quat expected = glm::angleAxis(glm::radians(40.0f), glm::vec3(0, 1, 0));
   EXPECT_GT(std::abs(glm::dot(local_delta, expected)), 1.0f - 1e-6f);
+  s.session->Evaluate();  // the frame after the drag
   ExpectTurned(s.model, s.before, s.session->pose(), s.bone,
                glm::angleAxis(glm::radians(40.0f), glm::vec3(0, 0, 1)));
 }

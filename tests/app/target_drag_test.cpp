@@ -52,6 +52,7 @@ TEST_F(TargetDragTest, ATypedMoveIsExact) {
   TargetDrag drag;
   ASSERT_TRUE(drag.Begin(FrontRay(start), session, 0.04f));
   EXPECT_TRUE(drag.MoveBy({0.0f, 0.0f, 0.1f}, session));
+  session.Evaluate();  // an edit is solved by the next Evaluate
   EXPECT_NEAR(foot().z, start.z + 0.1f, 1e-6f);
   EXPECT_NEAR(foot().y, start.y, 1e-6f);
 }
@@ -64,7 +65,7 @@ TEST_F(TargetDragTest, MissingEveryHandleGrabsNothing) {
 
 TEST_F(TargetDragTest, TheMirroredSidesHandlesAreNotOffered) {
   const glm::vec3 right = session.target(anim::Limb::kRightLeg).target_ms;
-  session.mirror = anim::MirrorMode::kLeftToRight;
+  session.edits.mirror = anim::MirrorMode::kLeftToRight;
   session.Evaluate();
   TargetDrag drag;
   const bool grabbed = drag.Begin(FrontRay(right), session, 0.04f);
@@ -156,7 +157,7 @@ TEST_F(TargetDragTest, TheBodyRingTurnsTheBodyAboutTheVerticalAndTheFeetHold) {
   // follow: much further and a straight leg could no longer reach its pinned foot).
   const float a = glm::radians(20.0f);
   drag.Update(from_above(pelvis + ring * glm::vec3(std::sin(a), 0, std::cos(a))), {}, session);
-  const glm::vec3 turned = session.body.turn_ms * glm::vec3(0, 0, 1);
+  const glm::vec3 turned = session.edits.body.turn_ms * glm::vec3(0, 0, 1);
   EXPECT_NEAR(turned.x, std::sin(a), 1e-4f);
   EXPECT_NEAR(turned.z, std::cos(a), 1e-4f);
   ASSERT_EQ(session.result(anim::Limb::kLeftLeg).output.reach, ik::Reach::kReachable);
@@ -167,7 +168,7 @@ TEST_F(TargetDragTest, TheBodyRingTurnsTheBodyAboutTheVerticalAndTheFeetHold) {
       << "the pinned foot held";
   // Dragging back undoes the turn (the goal is absolute, not accumulated).
   drag.Update(from_above(pelvis + glm::vec3(0, 0, ring)), {}, session);
-  EXPECT_GT(std::abs(session.body.turn_ms.w), 1.0f - 1e-6f);
+  EXPECT_GT(std::abs(session.edits.body.turn_ms.w), 1.0f - 1e-6f);
 }
 
 }  // namespace

@@ -228,7 +228,7 @@ TEST_P(PosingContract, ForwardReachElbowDown) {
 TEST_P(PosingContract, CrouchKneesOverTheToesAndApart) {
   scene::PosingSession s(model_);
   const float leg = Length(s.chain(Limb::kLeftLeg));
-  s.body.offset_ms = glm::vec3(0.f, -0.3f * leg, 0.f);
+  s.edits.body.offset_ms = glm::vec3(0.f, -0.3f * leg, 0.f);
   s.Evaluate();
   for (Limb l : {Limb::kLeftLeg, Limb::kRightLeg}) {
     SCOPED_TRACE(anim::LimbName(l));

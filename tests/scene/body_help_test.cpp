@@ -8,6 +8,7 @@
 
 #include "anim/test_rigs.h"
 #include "scene/posing_session.h"
+#include "support/pose_expect.h"
 
 namespace ikpose::scene {
 namespace {
@@ -40,19 +41,6 @@ float ArmLength(const PosingSession& s, Limb arm) {
   return s.chain(arm).upper_length + s.chain(arm).lower_length;
 }
 
-// Every bone's distance from its parent, as in the rest pose.
-void ExpectLengthsKept(const PosingSession& s) {
-  const anim::Skeleton& skeleton = s.model().skeleton;
-  for (int b = 0; b < skeleton.size(); ++b) {
-    const int p = skeleton.parents[static_cast<std::size_t>(b)];
-    if (p < 0 || b == s.body_bone()) continue;  // the pelvis moves by translation
-    const float rest =
-        glm::length(anim::PositionMs(s.rest_pose(), b) - anim::PositionMs(s.rest_pose(), p));
-    const float now = glm::length(anim::PositionMs(s.pose(), b) - anim::PositionMs(s.pose(), p));
-    EXPECT_NEAR(now, rest, 1e-4f * std::max(rest, 1.0f)) << skeleton.names[b];
-  }
-}
-
 struct Reach {
   const char* name;
   glm::vec3 direction;  // for the left arm; x is mirrored for the right
@@ -82,7 +70,7 @@ TEST_P(OverReach, TheHandLandsTheFeetStayNoBoneStretches) {
       EXPECT_LT(glm::length(End(s, arm) - s.target(arm).target_ms), 0.01f * h) << "on target";
       EXPECT_LT(glm::length(End(s, Limb::kLeftLeg) - left_foot), 1e-4f * h) << "left foot";
       EXPECT_LT(glm::length(End(s, Limb::kRightLeg) - right_foot), 1e-4f * h) << "right foot";
-      ExpectLengthsKept(s);
+      test::ExpectBonesUnstretched(s);
       EXPECT_FALSE(s.body_help_report().bones.empty()) << "the clavicle and spine helped";
       // Each helped bone within its joint range (anim/joint_ranges.h), bend and twist.
       for (const BodyHelpReport::BoneTurn& turn : s.body_help_report().bones) {
@@ -104,7 +92,7 @@ TEST(BodyHelp, OffOrNoPullLeavesTheArmShort) {
   const anim::Model model = Humanoid(1.0f);
   const auto short_by = [&](bool on, float pull) {
     PosingSession s(model);
-    s.body_help = on;
+    s.edits.body_help = on;
     s.target(Limb::kLeftArm).pull_body = pull;
     const glm::vec3 shoulder = anim::PositionMs(s.rest_pose(), s.chain(Limb::kLeftArm).upper);
     s.target(Limb::kLeftArm).target_ms =
@@ -150,7 +138,7 @@ TEST(BodyHelp, AFootBeyondReachMovesThePelvis) {
   EXPECT_LT(glm::length(End(s, Limb::kLeftLeg) - s.target(Limb::kLeftLeg).target_ms),
             0.01f * Height(s));
   EXPECT_LT(glm::length(End(s, Limb::kRightLeg) - other), 1e-4f) << "the standing foot held";
-  ExpectLengthsKept(s);
+  test::ExpectBonesUnstretched(s);
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ TEST(Body, ACrouchKeepsPinnedFeetAndCarriesTheHands) {
   ASSERT_FALSE(session.target(Limb::kLeftArm).pinned) << "hands are not";
   const glm::vec3 down(0.0f, -0.15f, 0.0f);
   session.MoveBody(down);
+  session.Evaluate();  // an edit is solved by the next Evaluate
   EXPECT_LT(glm::length(End(session, Limb::kLeftLeg) - foot), 1e-5f) << "the foot held";
   EXPECT_LT(glm::length(End(session, Limb::kRightLeg) - End(session, Limb::kRightLeg)), 1e-6f);
   EXPECT_LT(glm::length(End(session, Limb::kLeftArm) - (hand + down)), 1e-5f)
@@ -92,6 +93,7 @@ TEST(Body, ScenarioFilesKeepTheBodyAndThePins) {
   session.target(Limb::kLeftArm).pinned = true;
   session.target(Limb::kRightLeg).pinned = false;
   session.MoveBody({0.02f, -0.12f, 0.03f}, glm::angleAxis(0.2f, glm::vec3(0, 1, 0)));
+  session.Evaluate();  // an edit is solved by the next Evaluate
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("ikpose-body-" + std::to_string(::getpid()) + ".json"))
                                .string();
@@ -118,15 +120,15 @@ TEST(Body, StepUpMovesTheBodyOneRungUp) {
   PosingSession session(model);
   // The fit (or step) itself; with the body help on, four contacts then refine the pelvis
   // (scene/body_solve.h, tested in body_help_test.cpp).
-  session.body_help = false;
-  session.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
-  session.ladder_enabled = true;
+  session.edits.body_help = false;
+  session.edits.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
+  session.edits.ladder_enabled = true;
   session.SnapToRungs();
   session.Evaluate();
   const glm::vec3 pelvis = session.BodyPositionMs();
   ASSERT_TRUE(session.StepRungs(+1));
   session.Evaluate();
-  EXPECT_NEAR(session.BodyPositionMs().y - pelvis.y, session.ladder.rung_spacing, 1e-5f);
+  EXPECT_NEAR(session.BodyPositionMs().y - pelvis.y, session.edits.ladder.rung_spacing, 1e-5f);
   EXPECT_NEAR(session.BodyPositionMs().z, pelvis.z, 1e-6f);
 }
 
@@ -135,15 +137,15 @@ TEST(Body, FitToTheLadderPutsThePelvisBehindTheRungsAboveTheFeet) {
   PosingSession session(model);
   // The fit (or step) itself; with the body help on, four contacts then refine the pelvis
   // (scene/body_solve.h, tested in body_help_test.cpp).
-  session.body_help = false;
-  session.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
-  session.ladder_enabled = true;
+  session.edits.body_help = false;
+  session.edits.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
+  session.edits.ladder_enabled = true;
   session.SnapToRungs();
   session.FitBodyToLadder();
   const glm::vec3 pelvis = session.BodyPositionMs();
   const float leg =
       session.chain(Limb::kLeftLeg).upper_length + session.chain(Limb::kLeftLeg).lower_length;
-  EXPECT_NEAR(pelvis.z, session.ladder.base_ms.z - 0.3f * leg, 1e-4f) << "0.3 of a leg";
+  EXPECT_NEAR(pelvis.z, session.edits.ladder.base_ms.z - 0.3f * leg, 1e-4f) << "0.3 of a leg";
   const float feet = 0.5f * (session.target(Limb::kLeftLeg).target_ms.y +
                              session.target(Limb::kRightLeg).target_ms.y);
   EXPECT_GT(pelvis.y - feet, 0.6f * leg) << "above the feet";

@@ -37,6 +37,7 @@ TEST(BoneTurn, MovesExactlyTheBoneAndItsChildrenByTheAskedAngle) {
   const auto n = static_cast<std::size_t>(neck);
   const glm::quat turn = glm::angleAxis(glm::radians(30.0f), glm::vec3(0, 0, 1));
   ASSERT_TRUE(session.SetBoneRotation(neck, before.locals_ls[n].rotation * turn));
+  session.Evaluate();  // an edit is solved by the next Evaluate
   for (int b = 0; b < model.skeleton.size(); ++b) {
     const auto i = static_cast<std::size_t>(b);
     const bool below = model.skeleton.IsAncestorOrSelf(neck, b);
@@ -52,6 +53,7 @@ TEST(BoneTurn, MovesExactlyTheBoneAndItsChildrenByTheAskedAngle) {
   }
   EXPECT_TRUE(session.HasBoneTurns());
   session.ResetBoneTurns();
+  session.Evaluate();  // an edit is solved by the next Evaluate
   EXPECT_FALSE(session.HasBoneTurns());
   EXPECT_LT(glm::length(Position(session, hand) - anim::PositionMs(before, hand)), 1e-6f);
 }
@@ -67,6 +69,7 @@ TEST(BoneTurn, ALimbBoneTurnedLetsTheTargetGoWithoutTheLimbJumping) {
   const auto upper = static_cast<std::size_t>(arm.upper);
   const glm::quat turn = glm::angleAxis(glm::radians(20.0f), glm::vec3(0, 0, 1));
   ASSERT_TRUE(session.SetBoneRotation(arm.upper, solved.locals_ls[upper].rotation * turn));
+  session.Evaluate();  // an edit is solved by the next Evaluate
   EXPECT_FALSE(session.target(Limb::kLeftArm).given) << "the target let go";
   EXPECT_FALSE(session.result(Limb::kLeftArm).ok) << "the arm is not solved any more";
   // The elbow and the wrist kept what IK gave them: the forearm turned with the upper arm only.
@@ -101,6 +104,7 @@ TEST(BoneTurn, TurnsAreOneUndoStepAndSurviveAScenarioFile) {
   const glm::quat turned = session.pose().locals_ls[static_cast<std::size_t>(neck)].rotation *
                            glm::angleAxis(glm::radians(-25.0f), glm::normalize(glm::vec3(0, 1, 1)));
   ASSERT_TRUE(session.SetBoneRotation(neck, turned));
+  session.Evaluate();  // an edit is solved by the next Evaluate
   EXPECT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "turn bone");
   const glm::vec3 head = Position(session, hand);

@@ -18,6 +18,7 @@
 #include "scene/solid_shapes.h"
 #include "scene/surface_bvh.h"
 #include "scene/world.h"
+#include "support/pose_expect.h"
 
 namespace ikpose::scene {
 namespace {
@@ -96,20 +97,6 @@ struct Character {
   float height = 0.0f;
   float floor_y = 0.0f;
 };
-
-void ExpectBonesUnstretched(const PosingSession& session) {
-  const anim::Skeleton& skeleton = session.model().skeleton;
-  for (int b = 0; b < skeleton.size(); ++b) {
-    const int p = skeleton.parents[static_cast<std::size_t>(b)];
-    // The pelvis moves as a whole (lowered to reach): its link to its parent is no bone.
-    if (p < 0 || b == session.body_bone()) continue;
-    const float rest = glm::length(anim::PositionMs(session.rest_pose(), b) -
-                                   anim::PositionMs(session.rest_pose(), p));
-    const float now =
-        glm::length(anim::PositionMs(session.pose(), b) - anim::PositionMs(session.pose(), p));
-    EXPECT_NEAR(now, rest, 1e-4f * std::max(rest, 1.0f)) << skeleton.names[b];
-  }
-}
 
 // The character's own frame on the floor: origin between the rest ankles at floor height, +Z
 // its front, turned by yaw_deg about +Y from model space. Props are made in it.
@@ -205,7 +192,7 @@ void CheckContract(const Character& c) {
     ASSERT_TRUE(s);
     ExpectFootOnSurface(*s, c, frame, {0.2f * k}, Limb::kLeftLeg, c.name + " box");
     ExpectFootOnSurface(*s, c, frame, {0.0f}, Limb::kRightLeg, c.name + " box");
-    ExpectBonesUnstretched(*s);
+    test::ExpectBonesUnstretched(*s);
   }
   {  // A step down with the floor off: the left foot's step at the floor's height, the right
      // foot's a step (17 cm for 1.8 m) lower; the pelvis must drop.
@@ -219,7 +206,7 @@ void CheckContract(const Character& c) {
     ExpectFootOnSurface(*s, c, frame, {-step}, Limb::kRightLeg, c.name + " step");
     EXPECT_GT(s->ground_report().pelvis_drop, 0.5f * step) << c.name;
     EXPECT_FALSE(s->ground_report().pelvis_drop_limited);
-    ExpectBonesUnstretched(*s);
+    test::ExpectBonesUnstretched(*s);
   }
   {  // A 15 degree ramp under both feet, rising toward the character's front.
     const float slope = std::tan(glm::radians(15.0f));
@@ -235,7 +222,7 @@ void CheckContract(const Character& c) {
       ExpectFootOnSurface(*s, c, frame, plane, leg, c.name + " ramp");
       EXPECT_NEAR(s->ground_report().feet[static_cast<std::size_t>(leg)].tilt_deg, 15.0f, 0.01f);
     }
-    ExpectBonesUnstretched(*s);
+    test::ExpectBonesUnstretched(*s);
   }
 }
 
@@ -322,10 +309,11 @@ TEST(GroundContact, WalkOverStairsKeepsEachPlantedFootOnItsStep) {
   std::string error;
   auto session = BuildSession(c.model, request, &error);
   ASSERT_TRUE(session) << error;
-  const float duration = c.model.clips[static_cast<std::size_t>(session->playback.clip)].duration;
+  const float duration =
+      c.model.clips[static_cast<std::size_t>(session->edits.playback.clip)].duration;
   int on_a_step = 0;
   for (float t = 0.0f; t < duration; t += duration / 24.0f) {
-    session->playback.time = t;
+    session->edits.playback.time = t;
     session->Evaluate();
     for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
       const FootContact& f = session->ground_report().feet[static_cast<std::size_t>(leg)];
@@ -343,14 +331,14 @@ TEST(Penetrations, AKneeThroughARungIsListedWithItsDepth) {
   std::string error;
   auto s = BuildSession(c.model, request, &error);
   ASSERT_TRUE(s) << error;
-  s->ladder_enabled = true;
+  s->edits.ladder_enabled = true;
   s->Evaluate();
   EXPECT_TRUE(s->ground_report().penetrations.empty());  // standing before the ladder
   // The ladder pulled back through the legs: a rung at knee height crosses both shins.
   const glm::vec3 knee = anim::PositionMs(s->pose(), s->chain(Limb::kLeftLeg).lower);
-  s->ladder.base_ms.z = knee.z;
-  s->ladder.first_rung_height = knee.y - s->ladder.base_ms.y - 0.05f;
-  s->ladder.rung_count = 1;
+  s->edits.ladder.base_ms.z = knee.z;
+  s->edits.ladder.first_rung_height = knee.y - s->edits.ladder.base_ms.y - 0.05f;
+  s->edits.ladder.rung_count = 1;
   s->Evaluate();
   const auto& list = s->ground_report().penetrations;
   ASSERT_FALSE(list.empty());
@@ -358,7 +346,8 @@ TEST(Penetrations, AKneeThroughARungIsListedWithItsDepth) {
   for (const Penetration& p : list) {
     EXPECT_EQ(p.prop, -1);  // the ladder
     EXPECT_GT(p.depth, 0.0f);
-    EXPECT_LE(p.depth, s->ladder.rung_radius + 1e-4f);  // a segment through a 2 cm radius rung
+    EXPECT_LE(p.depth,
+              s->edits.ladder.rung_radius + 1e-4f);  // a segment through a 2 cm radius rung
     shin = shin || p.bone == s->chain(Limb::kLeftLeg).lower;
   }
   EXPECT_TRUE(shin);

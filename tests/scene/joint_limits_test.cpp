@@ -45,9 +45,10 @@ TEST(JointLimits, AGrabbedNeckStopsAtItsRangeAndOnlyThere) {
   for (bool limits : {true, false}) {
     SCOPED_TRACE(limits ? "limits on" : "limits off");
     PosingSession s(model);
-    s.limits = limits;
+    s.edits.limits = limits;
     const TurnStart start = StartTurn(s, neck, /*spread=*/true);
     ASSERT_TRUE(TurnBoneMs(s, start, glm::angleAxis(glm::radians(100.f), glm::vec3(0, 1, 0))));
+    s.Evaluate();  // an edit is solved by the next Evaluate
     if (limits) {
       EXPECT_NEAR(TurnedDeg(s, neck), limit, 0.1f);
       ASSERT_TRUE(Listed(s, neck, /*twist=*/true));
@@ -61,9 +62,10 @@ TEST(JointLimits, AGrabbedNeckStopsAtItsRangeAndOnlyThere) {
     }
     // A small turn is within the range: it turns as asked, and nothing is at its limit.
     PosingSession small(model);
-    small.limits = limits;
+    small.edits.limits = limits;
     TurnBoneMs(small, StartTurn(small, neck, true),
                glm::angleAxis(glm::radians(20.f), glm::vec3(1, 0, 0)));
+    small.Evaluate();  // an edit is solved by the next Evaluate
     EXPECT_NEAR(TurnedDeg(small, neck), 20.f, 0.1f);
     EXPECT_TRUE(small.joints_at_limit().empty());
   }
@@ -78,6 +80,7 @@ TEST(JointLimits, AGrabbedChestBendsOverTheSpineWithinItsRange) {
   PosingSession s(model);
   ASSERT_TRUE(TurnBoneMs(s, StartTurn(s, chest, true),
                          glm::angleAxis(glm::radians(60.f), glm::vec3(0, 0, 1))));
+  s.Evaluate();  // an edit is solved by the next Evaluate
   const float side = anim::TableRange(anim::JointPart::kSpine).side_deg;
   EXPECT_NEAR(TurnedDeg(s, chest), side, 0.2f) << "the chest carries the whole spine's bend";
   EXPECT_NEAR(TurnedDeg(s, spine), side / 2.f, 0.2f) << "each bone its share";
@@ -93,8 +96,8 @@ TEST(JointLimits, AHipAskedPastItsRangeStopsAtIt) {
   for (bool limits : {true, false}) {
     SCOPED_TRACE(limits ? "limits on" : "limits off");
     PosingSession s(model);
-    s.limits = limits;
-    s.body_help = false;
+    s.edits.limits = limits;
+    s.edits.body_help = false;
     const glm::vec3 hip = anim::PositionMs(s.rest_pose(), leg.upper);
     const float length = leg.upper_length + leg.lower_length;
     const glm::vec3 back = glm::normalize(glm::vec3(0.f, -0.5f, -0.87f));  // 60 deg behind
@@ -121,7 +124,7 @@ TEST(JointLimits, WithinTheRangesLimitsChangeNothing) {
   const anim::Model model = anim::test::MakeHumanoidModel();
   const auto pose = [&](bool limits) {
     PosingSession s(model);
-    s.limits = limits;
+    s.edits.limits = limits;
     const auto from = [&](Limb limb) {
       return anim::PositionMs(s.rest_pose(), model.chains[limb].upper);
     };

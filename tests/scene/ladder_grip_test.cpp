@@ -41,16 +41,17 @@ float FromRungAxis(const Ladder& ladder, int rung, const glm::vec3& p_ms) {
 TEST_F(LadderGrip, SnappedHandsWrapEveryFingerJointRoundTheRung) {
   PosingSession session(*model_);
   const anim::Bounds bounds = anim::ComputeBounds(*model_, session.rest_pose());
-  session.ladder = LadderFor(
+  session.edits.ladder = LadderFor(
       bounds.max.y - bounds.min.y,
       {0.5f * (bounds.min.x + bounds.max.x), bounds.min.y, 0.5f * (bounds.min.z + bounds.max.z)},
       model_->chains.forward_ms);
-  session.ladder_enabled = true;
+  session.edits.ladder_enabled = true;
   const float height = bounds.max.y - bounds.min.y;
   // Both hands reach forward to the ladder at about shoulder height.
   for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
     const glm::vec3 shoulder = anim::PositionMs(session.pose(), session.chain(arm).upper);
-    session.target(arm).target_ms = {shoulder.x * 0.6f, 0.75f * height, session.ladder.base_ms.z};
+    session.target(arm).target_ms = {shoulder.x * 0.6f, 0.75f * height,
+                                     session.edits.ladder.base_ms.z};
   }
   session.SnapToRungs();
   session.Evaluate();

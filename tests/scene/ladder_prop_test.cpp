@@ -112,19 +112,19 @@ TEST_F(LadderProp, SnappedLimbsGripThePropsRungsAsTheBuiltInLaddersAndFollowItsM
   placement.yaw_deg = 180.0f;  // turned round: its rungs still run across the character
 
   PosingSession on_prop(*model_);
-  on_prop.world = WorldOf(LadderShape(made), placement);
-  on_prop.ground = false;
+  on_prop.edits.world = WorldOf(LadderShape(made), placement);
+  on_prop.edits.ground = false;
   on_prop.FitLadderToProps();
   ASSERT_EQ(on_prop.ladder_prop(), 0) << on_prop.ladder_note();
-  EXPECT_TRUE(on_prop.ladder_enabled);
-  EXPECT_NEAR(on_prop.ladder.base_ms.x, 0.05f, 1e-5f);
-  EXPECT_NEAR(on_prop.ladder.base_ms.z, 0.4f, 1e-5f);
-  EXPECT_NEAR(on_prop.ladder.rung_spacing, 0.3f, 1e-5f);
-  EXPECT_EQ(on_prop.ladder.rung_count, 12);
+  EXPECT_TRUE(on_prop.edits.ladder_enabled);
+  EXPECT_NEAR(on_prop.edits.ladder.base_ms.x, 0.05f, 1e-5f);
+  EXPECT_NEAR(on_prop.edits.ladder.base_ms.z, 0.4f, 1e-5f);
+  EXPECT_NEAR(on_prop.edits.ladder.rung_spacing, 0.3f, 1e-5f);
+  EXPECT_EQ(on_prop.edits.ladder.rung_count, 12);
 
   PosingSession built_in(*model_);
-  built_in.ladder = on_prop.ladder;
-  built_in.ladder_enabled = true;
+  built_in.edits.ladder = on_prop.edits.ladder;
+  built_in.edits.ladder_enabled = true;
   const glm::vec3 holds[4] = {
       {0.2f, 1.4f, 0.4f}, {-0.2f, 1.1f, 0.4f}, {0.15f, 0.55f, 0.4f}, {-0.15f, 0.25f, 0.4f}};
   for (PosingSession* s : {&on_prop, &built_in}) {
@@ -150,7 +150,7 @@ TEST_F(LadderProp, SnappedLimbsGripThePropsRungsAsTheBuiltInLaddersAndFollowItsM
   // Moved 10 cm to the side and 30 cm up (a new World): each limb keeps its rung and its place.
   const glm::vec3 left_hand = on_prop.target(Limb::kLeftArm).target_ms;
   placement.position_ms += glm::vec3(0.1f, 0.3f, 0.0f);
-  on_prop.world = WorldOf(LadderShape(made), placement);
+  on_prop.edits.world = WorldOf(LadderShape(made), placement);
   on_prop.Evaluate();
   EXPECT_EQ(on_prop.target(Limb::kLeftArm).rung, built_in.target(Limb::kLeftArm).rung);
   const glm::vec3 moved = on_prop.target(Limb::kLeftArm).target_ms - left_hand;
@@ -160,17 +160,17 @@ TEST_F(LadderProp, SnappedLimbsGripThePropsRungsAsTheBuiltInLaddersAndFollowItsM
   // Turned a quarter: still the ladder, turned with the prop (its rungs now run along Z); each
   // limb keeps its rung, on the turned rung's axis.
   placement.yaw_deg = 90.0f;
-  on_prop.world = WorldOf(LadderShape(made), placement);
+  on_prop.edits.world = WorldOf(LadderShape(made), placement);
   on_prop.Evaluate();
   ASSERT_EQ(on_prop.ladder_prop(), 0) << on_prop.ladder_note();
-  EXPECT_TRUE(on_prop.ladder_enabled);
-  EXPECT_NEAR(std::abs(on_prop.ladder.AlongRungsMs().z), 1.0f, 1e-5f);
+  EXPECT_TRUE(on_prop.edits.ladder_enabled);
+  EXPECT_NEAR(std::abs(on_prop.edits.ladder.AlongRungsMs().z), 1.0f, 1e-5f);
   EXPECT_EQ(on_prop.target(Limb::kLeftArm).rung, built_in.target(Limb::kLeftArm).rung);
-  EXPECT_NEAR(on_prop.target(Limb::kLeftArm).target_ms.x, on_prop.ladder.base_ms.x, 1e-5f);
+  EXPECT_NEAR(on_prop.target(Limb::kLeftArm).target_ms.x, on_prop.edits.ladder.base_ms.x, 1e-5f);
   // "rungs": false: not searched, so not a ladder and nothing to say.
   placement.yaw_deg = 0.0f;
   placement.rungs = false;
-  on_prop.world = WorldOf(LadderShape(made), placement);
+  on_prop.edits.world = WorldOf(LadderShape(made), placement);
   on_prop.Evaluate();
   EXPECT_EQ(on_prop.ladder_prop(), -1);
   EXPECT_EQ(on_prop.ladder_note(), "");

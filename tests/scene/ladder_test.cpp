@@ -123,8 +123,8 @@ constexpr float kTolerance = 1e-5f;  // metres; a target 1 mm off is a hundred t
 class LadderSnap : public ::testing::Test {
  protected:
   LadderSnap() : model_(anim::test::MakeHumanoidModel()), session_(model_) {
-    session_.ladder = OddLadder();
-    session_.ladder_enabled = true;
+    session_.edits.ladder = OddLadder();
+    session_.edits.ladder_enabled = true;
     // Hands and feet where a climber reaches for the ladder: the right hand past the right
     // rail, the rest between the rails, none at a rung's height.
     requested_ = {glm::vec3(0.12f, 1.30f, 0.20f), glm::vec3(-0.60f, 1.52f, 0.10f),
@@ -143,7 +143,7 @@ class LadderSnap : public ::testing::Test {
 
 TEST_F(LadderSnap, HandsGripTheRungAxisAndFeetStandOnTheRungTopBetweenTheRails) {
   session_.SnapToRungs();
-  const Ladder& l = session_.ladder;
+  const Ladder& l = session_.edits.ladder;
   const float inner_half = 0.5f * l.rail_width - l.rung_radius;  // a rail's inner side
   for (Limb limb : anim::kLimbs) {
     SCOPED_TRACE(anim::LimbName(limb));
@@ -171,7 +171,7 @@ TEST_F(LadderSnap, HandsGripTheRungAxisAndFeetStandOnTheRungTopBetweenTheRails) 
 
 TEST_F(LadderSnap, AStepMovesEverySnappedTargetExactlyOneRungStraightUpOrDown) {
   session_.SnapToRungs();
-  const Ladder& l = session_.ladder;
+  const Ladder& l = session_.edits.ladder;
   std::array<glm::vec3, 4> before{};
   std::array<int, 4> rungs{};
   for (Limb limb : anim::kLimbs) {
@@ -215,12 +215,12 @@ TEST(LadderTurn, ATurnedRigClimbsItsLadderAsTheUnturnedOne) {
   ASSERT_NEAR(glm::dot(turned.chains.forward_ms, quarter * front.chains.forward_ms), 1.0f, 1e-5f);
 
   PosingSession a(front), b(turned);
-  a.ladder = LadderFor(1.8f, glm::vec3(0.0f), front.chains.forward_ms, 0.9f);
-  b.ladder = LadderFor(1.8f, glm::vec3(0.0f), turned.chains.forward_ms, 0.9f);
+  a.edits.ladder = LadderFor(1.8f, glm::vec3(0.0f), front.chains.forward_ms, 0.9f);
+  b.edits.ladder = LadderFor(1.8f, glm::vec3(0.0f), turned.chains.forward_ms, 0.9f);
   const glm::vec3 holds[4] = {
       {0.15f, 1.55f, 0.36f}, {-0.15f, 1.25f, 0.36f}, {0.1f, 0.6f, 0.36f}, {-0.1f, 0.3f, 0.36f}};
   for (PosingSession* s : {&a, &b}) {
-    s->ladder_enabled = true;
+    s->edits.ladder_enabled = true;
     for (Limb limb : anim::kLimbs) {
       const glm::vec3 hold = holds[static_cast<int>(limb)];
       s->target(limb).target_ms = s == &a ? hold : quarter * hold;
@@ -229,7 +229,7 @@ TEST(LadderTurn, ATurnedRigClimbsItsLadderAsTheUnturnedOne) {
     s->FitBodyToLadder();
     s->Evaluate();
   }
-  const glm::vec3 rungs_to_pelvis = b.BodyPositionMs() - b.ladder.base_ms;
+  const glm::vec3 rungs_to_pelvis = b.BodyPositionMs() - b.edits.ladder.base_ms;
   EXPECT_LT(glm::dot(rungs_to_pelvis, turned.chains.forward_ms), -0.2f)
       << "the pelvis is behind the rungs, on the side the character faces them from";
   for (Limb limb : anim::kLimbs) {

@@ -35,7 +35,7 @@ TEST(MirrorSession, LeftToRightIsAppliedAfterTheSolve) {
   LiftLeftFoot(session);
   const glm::vec3 target = session.target(Limb::kLeftLeg).target_ms;
   const glm::vec3 rest_right = End(session, Limb::kRightLeg);
-  session.mirror = MirrorMode::kLeftToRight;
+  session.edits.mirror = MirrorMode::kLeftToRight;
   session.Evaluate();
   EXPECT_LT(glm::length(End(session, Limb::kLeftLeg) - target), 1e-5f);
   EXPECT_LT(glm::length(End(session, Limb::kRightLeg) - session.mirror_map().plane.Reflect(target)),
@@ -43,7 +43,7 @@ TEST(MirrorSession, LeftToRightIsAppliedAfterTheSolve) {
   EXPECT_GT(glm::length(End(session, Limb::kRightLeg) - rest_right), 0.1f);
   EXPECT_TRUE(session.Mirrored(Limb::kRightLeg));
   EXPECT_FALSE(session.Mirrored(Limb::kLeftLeg));
-  session.mirror = MirrorMode::kOff;
+  session.edits.mirror = MirrorMode::kOff;
   session.Evaluate();
   EXPECT_LT(glm::length(End(session, Limb::kRightLeg) - rest_right), 1e-6f) << "off undoes it";
 }
@@ -52,10 +52,10 @@ TEST(MirrorSession, WhichLimbsEachModeTakesOver) {
   const anim::Model model = test::TwoLegRig();
   PosingSession session(model);
   for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) EXPECT_FALSE(session.Mirrored(limb));
-  session.mirror = MirrorMode::kRightToLeft;
+  session.edits.mirror = MirrorMode::kRightToLeft;
   EXPECT_TRUE(session.Mirrored(Limb::kLeftLeg));
   EXPECT_FALSE(session.Mirrored(Limb::kRightLeg));
-  session.mirror = MirrorMode::kFlip;
+  session.edits.mirror = MirrorMode::kFlip;
   EXPECT_TRUE(session.Mirrored(Limb::kLeftLeg));
   EXPECT_TRUE(session.Mirrored(Limb::kRightLeg));
   EXPECT_FALSE(session.Mirrored(Limb::kLeftArm)) << "the rig has no arms";
@@ -65,7 +65,7 @@ TEST(MirrorSession, ScenarioSavesAndLoadsTheMirrorAndTheRequestOverridesIt) {
   const anim::Model model = test::TwoLegRig();
   PosingSession session(model);
   LiftLeftFoot(session);
-  session.mirror = MirrorMode::kFlip;
+  session.edits.mirror = MirrorMode::kFlip;
   session.Evaluate();
   const fs::path dir = fs::temp_directory_path() / ("ikpose-mirror-" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -78,7 +78,7 @@ TEST(MirrorSession, ScenarioSavesAndLoadsTheMirrorAndTheRequestOverridesIt) {
   EXPECT_EQ(request.scenario->mirror, MirrorMode::kFlip);
   std::unique_ptr<PosingSession> built = BuildSession(model, request, &error);
   ASSERT_TRUE(built) << error;
-  EXPECT_EQ(built->mirror, MirrorMode::kFlip);
+  EXPECT_EQ(built->edits.mirror, MirrorMode::kFlip);
   for (std::size_t i = 0; i < session.pose().models_ms.size(); ++i) {
     EXPECT_LT(glm::length(glm::vec3(session.pose().models_ms[i][3]) -
                           glm::vec3(built->pose().models_ms[i][3])),
@@ -88,7 +88,7 @@ TEST(MirrorSession, ScenarioSavesAndLoadsTheMirrorAndTheRequestOverridesIt) {
   request.mirror = MirrorMode::kOff;  // the command line's --mirror off
   built = BuildSession(model, request, &error);
   ASSERT_TRUE(built) << error;
-  EXPECT_EQ(built->mirror, MirrorMode::kOff);
+  EXPECT_EQ(built->edits.mirror, MirrorMode::kOff);
   fs::remove_all(dir);
 }
 
@@ -108,15 +108,15 @@ TEST(MirrorSession, TurningTheMirrorOnIsOneUndoStep) {
   UndoHistory history;
   history.Reset(session);
   const glm::vec3 right_before = End(session, Limb::kRightLeg);
-  session.mirror = MirrorMode::kLeftToRight;
+  session.edits.mirror = MirrorMode::kLeftToRight;
   session.Evaluate();
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "mirror left-to-right");
   ASSERT_TRUE(history.Undo(session));
-  EXPECT_EQ(session.mirror, MirrorMode::kOff);
+  EXPECT_EQ(session.edits.mirror, MirrorMode::kOff);
   EXPECT_LT(glm::length(End(session, Limb::kRightLeg) - right_before), 1e-6f);
   ASSERT_TRUE(history.Redo(session));
-  EXPECT_EQ(session.mirror, MirrorMode::kLeftToRight);
+  EXPECT_EQ(session.edits.mirror, MirrorMode::kLeftToRight);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ void PoseSomething(PosingSession& s) {
     ASSERT_GE(b, 0) << name;
     const glm::quat q = s.pose().locals_ls[static_cast<std::size_t>(b)].rotation;
     ASSERT_TRUE(s.SetBoneRotation(b, q * glm::angleAxis(glm::radians(deg), axis)));
+    s.Evaluate();  // an edit is solved by the next Evaluate
   };
   turn("spine_02", 20.0f, {1, 0, 0});
   turn("upperarm_l", 50.0f, {0, 0, 1});

@@ -40,7 +40,7 @@ TEST(Scenario, SavedSessionReplaysToTheSamePose) {
   left.options.solver.use_pole = true;
   left.options.solver.pole_ms = {0.1f, 0.6f, 1.0f};
   left.options.solver.soften = 0.9f;
-  session.ladder_enabled = true;
+  session.edits.ladder_enabled = true;
   session.Evaluate();
   // A folder of its own, so that any temporary file left beside the scenario shows.
   const fs::path dir = fs::path(TempFile("replay"));
@@ -64,8 +64,55 @@ TEST(Scenario, SavedSessionReplaysToTheSamePose) {
     const glm::vec3 b(replay.pose().models_ms[i][3]);
     EXPECT_LT(glm::length(a - b), 1e-6f) << model.skeleton.names[i];
   }
-  EXPECT_TRUE(replay.ladder_enabled);
+  EXPECT_TRUE(replay.edits.ladder_enabled);
   EXPECT_TRUE(replay.target(anim::Limb::kLeftLeg).options.solver.use_pole);
+}
+
+// Every edit the scenario names survives its file: the edits read back are the edits written
+// (props, floor and ground contact are BuildSession's, left at their defaults here).
+TEST(Scenario, EveryEditRoundTripsThroughAFile) {
+  const anim::Model model = test::TwoLegRig();
+  PosingSession session(model);
+  PosingEdits& edits = session.edits;
+  LimbTarget& left = edits.target(anim::Limb::kLeftLeg);
+  ASSERT_TRUE(left.available);
+  left.target_ms += glm::vec3(0.0f, 0.25f, 0.2f);
+  left.given = true;
+  left.enabled = false;
+  left.from_rest = true;
+  left.pinned = false;
+  left.grip = false;
+  left.pull_body = 0.25f;
+  left.options.policy = anim::KneePolicy::kPole;  // a pole is the pole policy's
+  left.options.solver.use_pole = true;
+  left.options.solver.pole_ms = {0.1f, 0.6f, 1.0f};
+  left.options.solver.soften = 0.9f;
+  edits.body.offset_ms = {0.01f, -0.1f, 0.02f};
+  edits.body.turn_ms = glm::angleAxis(0.25f, glm::vec3(0.0f, 1.0f, 0.0f));
+  edits.bone_turns_ls.at(1) = glm::angleAxis(0.5f, glm::vec3(1.0f, 0.0f, 0.0f));
+  edits.mirror = anim::MirrorMode::kFlip;
+  edits.body_help = false;
+  edits.limits = false;
+  edits.ladder_enabled = true;
+  edits.ladder_follows_clip = true;
+  edits.ladder.rung_spacing = 0.33f;
+
+  const std::string path = TempFile("edits.json");
+  std::string error;
+  ASSERT_TRUE(SaveScenario(path, CaptureScenario(session, "model.glb"), &error)) << error;
+  Scenario loaded;
+  ASSERT_TRUE(LoadScenario(path, &loaded, &error)) << error;
+  fs::remove(path);
+  PosingEdits read = PosingSession(model).edits;
+  ASSERT_TRUE(ApplyScenarioEdits(loaded, model, /*ladder_prop=*/false, &read, &error)) << error;
+  const LimbTarget& back = read.target(anim::Limb::kLeftLeg);
+  EXPECT_EQ(back.target_ms, left.target_ms);
+  EXPECT_TRUE(back.options == left.options);
+  EXPECT_EQ(back.pull_body, left.pull_body);
+  EXPECT_EQ(read.body.offset_ms, edits.body.offset_ms);
+  EXPECT_EQ(read.bone_turns_ls, edits.bone_turns_ls);
+  // Field by field above for the messages; then the whole value, whatever fields it grows.
+  EXPECT_TRUE(read == edits);
 }
 
 TEST(Scenario, MalformedJsonSaysWhereAndLoadsNothing) {

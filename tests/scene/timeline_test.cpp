@@ -132,12 +132,12 @@ TEST(Timeline, AMovedLadderIsRecordedAndPutBackWhereItStood) {
   Timeline timeline(64);
   session.Evaluate();
   RecordLive(session, 1.f / 60.f, timeline);  // the baseline: no ladder
-  session.ladder_enabled = true;
-  session.ladder.base_ms = {0.f, 0.f, 0.4f};
-  session.ladder.rung_spacing = 0.28f;
+  session.edits.ladder_enabled = true;
+  session.edits.ladder.base_ms = {0.f, 0.f, 0.4f};
+  session.edits.ladder.rung_spacing = 0.28f;
   session.Evaluate();
   EXPECT_TRUE(RecordLive(session, 1.f / 60.f, timeline));
-  session.ladder.base_ms.z = 0.6f;
+  session.edits.ladder.base_ms.z = 0.6f;
   session.Evaluate();
   EXPECT_TRUE(RecordLive(session, 1.f / 60.f, timeline));
   ASSERT_EQ(timeline.recorder.size(), 3u);
@@ -146,11 +146,11 @@ TEST(Timeline, AMovedLadderIsRecordedAndPutBackWhereItStood) {
   EXPECT_EQ(timeline.recorder[1].ladder->rung_spacing, 0.28f);
 
   RestoreInput(timeline.recorder[1], session);
-  EXPECT_TRUE(session.ladder_enabled);
-  EXPECT_EQ(session.ladder.base_ms.z, 0.4f);
-  EXPECT_EQ(session.ladder.rung_spacing, 0.28f);
+  EXPECT_TRUE(session.edits.ladder_enabled);
+  EXPECT_EQ(session.edits.ladder.base_ms.z, 0.4f);
+  EXPECT_EQ(session.edits.ladder.rung_spacing, 0.28f);
   RestoreInput(timeline.recorder[0], session);
-  EXPECT_FALSE(session.ladder_enabled);
+  EXPECT_FALSE(session.edits.ladder_enabled);
 }
 
 }  // namespace

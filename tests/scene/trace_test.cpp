@@ -156,7 +156,7 @@ TEST(TraceReplay, ASessionSamplesItsClipAgainWhenItsTimeOrStartPoseChanges) {
   std::string error;
   const auto session = BuildSession(model, request, &error);
   ASSERT_TRUE(session) << error;
-  session->playback.time = 0.7f;
+  session->edits.playback.time = 0.7f;
   session->Evaluate();
   request.time = 0.7f;
   const auto fresh = BuildSession(model, request, &error);

@@ -28,6 +28,23 @@ class UndoHistoryTest : public ::testing::Test {
   UndoHistory history;
 };
 
+// Undo keeps the whole of PosingEdits: the switches are steps too, named, and undone.
+TEST_F(UndoHistoryTest, EverySwitchOfTheEditsIsAStepThatUndoes) {
+  const PosingSnapshot start = CaptureSnapshot(session);
+  session.edits.limits = false;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "limits off");
+  session.edits.body_help = false;
+  session.edits.floor = false;
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "floor off and 1 more");
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_TRUE(session.edits.body_help);
+  EXPECT_FALSE(session.edits.limits);
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_TRUE(CaptureSnapshot(session) == start);
+}
+
 TEST_F(UndoHistoryTest, AFreshHistoryHasNothingToUndoOrRedo) {
   EXPECT_FALSE(history.CanUndo());
   EXPECT_FALSE(history.CanRedo());
@@ -156,14 +173,14 @@ TEST_F(UndoHistoryTest, PolesOptionsLadderAndClipAreUndoneToo) {
   leg.enabled = false;
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "turn off left_leg");
-  session.ladder_enabled = true;
-  session.ladder.rung_spacing = 0.25f;
+  session.edits.ladder_enabled = true;
+  session.edits.ladder.rung_spacing = 0.25f;
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "ladder");
-  session.playback.clip = 0;
+  session.edits.playback.clip = 0;
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "choose clip");
-  session.playback.time = 0.5f;
+  session.edits.playback.time = 0.5f;
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "set clip time");
 
@@ -174,15 +191,15 @@ TEST_F(UndoHistoryTest, PolesOptionsLadderAndClipAreUndoneToo) {
   EXPECT_FALSE(back.options.solver.use_pole);
   EXPECT_FLOAT_EQ(back.options.solver.soften, 1.0f);
   EXPECT_FALSE(back.from_rest);
-  EXPECT_FALSE(session.ladder_enabled);
-  EXPECT_FLOAT_EQ(session.ladder.rung_spacing, Ladder{}.rung_spacing);
-  EXPECT_EQ(session.playback.clip, -1);
-  EXPECT_EQ(session.playback.time, 0.0f);
+  EXPECT_FALSE(session.edits.ladder_enabled);
+  EXPECT_FLOAT_EQ(session.edits.ladder.rung_spacing, Ladder{}.rung_spacing);
+  EXPECT_EQ(session.edits.playback.clip, -1);
+  EXPECT_EQ(session.edits.playback.time, 0.0f);
 }
 
 TEST_F(UndoHistoryTest, ButtonsNameTheirStepAndLadderSnapIsOneStep) {
-  session.ladder_enabled = true;
-  session.ladder.base_ms = {0.0f, 0.0f, 0.3f};
+  session.edits.ladder_enabled = true;
+  session.edits.ladder.base_ms = {0.0f, 0.0f, 0.3f};
   session.SnapToRungs();
   ASSERT_TRUE(history.Commit(session, "snap to rungs"));
   EXPECT_EQ(history.undo_label(), "snap to rungs");
@@ -196,27 +213,27 @@ TEST_F(UndoHistoryTest, ButtonsNameTheirStepAndLadderSnapIsOneStep) {
   EXPECT_EQ(session.target(kLeg).rung, rung) << "rungs come back with their targets";
   ASSERT_TRUE(history.Undo(session));
   EXPECT_EQ(session.target(kLeg).rung, -1);
-  EXPECT_FALSE(session.ladder_enabled);
+  EXPECT_FALSE(session.edits.ladder_enabled);
 }
 
 TEST_F(UndoHistoryTest, PlaybackAdvancingTheClipTimeIsNotAnEdit) {
-  session.playback.clip = 0;
+  session.edits.playback.clip = 0;
   ASSERT_TRUE(history.Commit(session));
-  session.playback.playing = true;
+  session.edits.playback.playing = true;
   EXPECT_FALSE(history.Commit(session)) << "play is not an edit";
   session.Advance(0.3f);
   history.FollowPlayback(session);
-  session.playback.playing = false;  // pausing after the advance
+  session.edits.playback.playing = false;  // pausing after the advance
   EXPECT_FALSE(history.Commit(session));
   EXPECT_EQ(history.undo_steps(), 1);
 
   // A drag while the clip plays is an edit, recorded with the time it ended at.
-  session.playback.playing = true;
+  session.edits.playback.playing = true;
   session.Advance(0.2f);
   target() += glm::vec3(0.0f, 0.1f, 0.0f);
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "move left_leg target");
-  EXPECT_TRUE(session.playback.playing);
+  EXPECT_TRUE(session.edits.playback.playing);
 }
 
 TEST_F(UndoHistoryTest, SeveralTargetsMovedAtOnceAreOneNamedStep) {
@@ -276,25 +293,25 @@ TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
     EXPECT_TRUE(world) << error;
     return world;
   };
-  session.world = world_with_box_at({0.3f, 0.0f, 0.3f});
-  session.ground = true;
+  session.edits.world = world_with_box_at({0.3f, 0.0f, 0.3f});
+  session.edits.ground = true;
   session.Evaluate();
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "add prop and 1 more");  // and the ground on
-  const std::shared_ptr<const World> added = session.world;
-  session.world = world_with_box_at({0.5f, 0.0f, 0.3f});
+  const std::shared_ptr<const World> added = session.edits.world;
+  session.edits.world = world_with_box_at({0.5f, 0.0f, 0.3f});
   session.Evaluate();
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "move prop");
 
   ASSERT_TRUE(history.Undo(session));
-  EXPECT_EQ(session.world, added);
+  EXPECT_EQ(session.edits.world, added);
   ASSERT_TRUE(history.Undo(session));
-  EXPECT_EQ(session.world, nullptr);
-  EXPECT_FALSE(session.ground);
+  EXPECT_EQ(session.edits.world, nullptr);
+  EXPECT_FALSE(session.edits.ground);
   ASSERT_TRUE(history.Redo(session));
-  EXPECT_EQ(session.world, added);
-  EXPECT_TRUE(session.ground);
+  EXPECT_EQ(session.edits.world, added);
+  EXPECT_TRUE(session.edits.ground);
 }
 
 }  // namespace

@@ -49,8 +49,8 @@ TEST(WorldScale, ALadderSpacedForAnAdultIsWarnedAboutBesideASmallCharacter) {
   const anim::Model doll = HumanoidOfHeight(0.2f);
   PosingSession session(doll);
   ASSERT_NEAR(session.facts()->height, 0.2f, 1e-4f);
-  session.ladder = Ladder{};  // 30 cm between rungs: an adult's ladder
-  session.ladder_enabled = true;
+  session.edits.ladder = Ladder{};  // 30 cm between rungs: an adult's ladder
+  session.edits.ladder_enabled = true;
   std::vector<SizeWarning> lines = SizeWarnings(session);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].prop, -1);
@@ -59,42 +59,42 @@ TEST(WorldScale, ALadderSpacedForAnAdultIsWarnedAboutBesideASmallCharacter) {
             std::string::npos)
       << lines[0].text;
   // The first rung within the doll's reach, the rungs still an adult's 30 cm apart.
-  session.ladder.first_rung_height = 0.02f;
+  session.edits.ladder.first_rung_height = 0.02f;
   lines = SizeWarnings(session);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].text.find("1.5x its height apart (spacing 0.3, first rung 0.02"),
             std::string::npos)
       << lines[0].text;
   // Sized to the doll (as BuildSession sizes the ladder it puts in front): nothing to say.
-  session.ladder = LadderFor(0.2f, glm::vec3(0.0f), glm::vec3(0, 0, 1));
+  session.edits.ladder = LadderFor(0.2f, glm::vec3(0.0f), glm::vec3(0, 0, 1));
   EXPECT_TRUE(SizeWarnings(session).empty()) << SizeWarnings(session)[0].text;
-  session.ladder = Ladder{};
-  session.ladder_enabled = false;  // a hidden ladder is not judged
+  session.edits.ladder = Ladder{};
+  session.edits.ladder_enabled = false;  // a hidden ladder is not judged
   EXPECT_TRUE(SizeWarnings(session).empty());
 }
 
 TEST(WorldScale, APropInOtherUnitsIsWarnedAboutUntilScaled) {
   const anim::Model centimetres = HumanoidOfHeight(180.0f);
   PosingSession small(centimetres);
-  small.world = BoxWorld(1.0f);
+  small.edits.world = BoxWorld(1.0f);
   std::vector<SizeWarning> lines = SizeWarnings(small);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0].prop, 0);
   EXPECT_EQ(lines[0].text,
             "prop box.glb is 450x smaller than the character (0.4 model units across for a "
             "character 180 tall): in other units? its \"scale\" sizes it");
-  small.world = BoxWorld(100.0f);
+  small.edits.world = BoxWorld(100.0f);
   EXPECT_TRUE(SizeWarnings(small).empty());
 
   const anim::Model metres = HumanoidOfHeight(1.8f);
   PosingSession tall(metres);
-  tall.world = BoxWorld(100.0f);  // 20 m high
+  tall.edits.world = BoxWorld(100.0f);  // 20 m high
   lines = SizeWarnings(tall);
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].text.find("prop box.glb is 11x the character's height (20 model units tall"),
             std::string::npos)
       << lines[0].text;
-  tall.world = BoxWorld(1.0f);
+  tall.edits.world = BoxWorld(1.0f);
   EXPECT_TRUE(SizeWarnings(tall).empty());
 }
 
