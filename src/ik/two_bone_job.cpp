@@ -230,6 +230,36 @@ void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
                                                    detail::UniformMagnitude(job.knee_ls.scale));
 }
 
+// Run's general path, out of line so that the fast path's call starts without its frame.
+[[gnu::noinline]] bool RunGeneral(const TwoBoneJob& job, TwoBoneOutput* output,
+                                  TwoBoneReport* report) {
+  UnitRotations r;
+  if (ValidateJob(job, &r) != InputError::kNone) return false;
+  const ChainPs chain = MapToParentSpace(job, r);
+  // Step 3, positions: b' and c' in parent space (validated with the caller's weight, which
+  // applies to the local rotations in step 5).
+  detail::OptionsSolve solved;
+  if (detail::SolveWithOptions(chain.input, &solved, /*rotations=*/false,
+                               /*check_finite=*/false) != InputError::kNone) {
+    return false;
+  }
+  const NewPose pose = ApplyWeight(job, chain, r, solved, TurnBones(job, chain, r, solved));
+
+  TwoBoneOutput out;
+  out.hip_rotation_ls = pose.hip;
+  out.knee_rotation_ls = pose.knee;
+  out.foot_rotation_ls = EndRotationLs(job, chain, r, pose);
+  out.reach = solved.result.reach;
+  out.knee_ms = TransformPoint(chain.parent, pose.knee_ps);
+  out.foot_ms = TransformPoint(chain.parent, pose.foot_ps);
+  out.residual_ms = glm::length(out.foot_ms - job.target_ms);
+  out.limit_clamped = solved.result.limit_clamped;
+  out.softened = solved.result.softened;
+  if (report != nullptr) Report(job, chain, r, solved, pose, out, report);
+  *output = out;
+  return true;
+}
+
 }  // namespace
 
 InputError TwoBoneJob::Validate() const {
@@ -241,32 +271,7 @@ InputError TwoBoneJob::Validate() const {
 bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
   // The seed's case without a report: the same pose in fewer dependent steps.
   if (report == nullptr && detail::RunFast(*this, output)) return true;
-
-  UnitRotations r;
-  if (ValidateJob(*this, &r) != InputError::kNone) return false;
-  const ChainPs chain = MapToParentSpace(*this, r);
-  // Step 3, positions: b' and c' in parent space (validated with the caller's weight, which
-  // applies to the local rotations in step 5).
-  detail::OptionsSolve solved;
-  if (detail::SolveWithOptions(chain.input, &solved, /*rotations=*/false,
-                               /*check_finite=*/false) != InputError::kNone) {
-    return false;
-  }
-  const NewPose pose = ApplyWeight(*this, chain, r, solved, TurnBones(*this, chain, r, solved));
-
-  TwoBoneOutput out;
-  out.hip_rotation_ls = pose.hip;
-  out.knee_rotation_ls = pose.knee;
-  out.foot_rotation_ls = EndRotationLs(*this, chain, r, pose);
-  out.reach = solved.result.reach;
-  out.knee_ms = TransformPoint(chain.parent, pose.knee_ps);
-  out.foot_ms = TransformPoint(chain.parent, pose.foot_ps);
-  out.residual_ms = glm::length(out.foot_ms - target_ms);
-  out.limit_clamped = solved.result.limit_clamped;
-  out.softened = solved.result.softened;
-  if (report != nullptr) Report(*this, chain, r, solved, pose, out, report);
-  *output = out;
-  return true;
+  return RunGeneral(*this, output, report);
 }
 
 }  // namespace ikpose::ik
