@@ -123,14 +123,16 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const float ab2 = Dot3(knee_offset, knee_offset)[0];
   const float lower2 = Dot3(foot_offset, foot_offset)[0];
   const float hip_scale = std::fabs(sh[0]);
-  if (!AllFinite(&pm[0][0], 49) || !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) ||
-      !(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
-      !(ab2 > 1e-12f && ab2 < 1e12f) || !(lower2 > 1e-12f && lower2 < 1e12f) ||
-      !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
+  const bool use_pole = job.options.use_pole;
+  if (!AllFinite(&pm[0][0], 49) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)) ||
+      !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) || !(size2 > 0.f) ||
+      !(det * det > 1e-12f * size2) || !(size2 < 1e36f) || !(ab2 > 1e-12f && ab2 < 1e12f) ||
+      !(lower2 > 1e-12f && lower2 < 1e12f) || !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
     return false;
   }
   const Float4 target_ms = LoadVec3(&job.target_ms.x);
-  const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * (1.f / det);
+  const float inv_det = 1.f / det;
+  const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * inv_det;
 
   // The input rotations are used as they are: a quaternion of squared length n turns
   // vectors by v + (2 / n) (...), and the outputs are scaled by 1 / sqrt(n) at the end (the
@@ -162,10 +164,21 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
     const float l = lower_shorter ? l2 : l1;
     const float radius = std::sqrt(Max(l * l - k * k * dd, 0.f));
     const Float4 center = (lower_shorter ? t_ps : a_ps) + at * (lower_shorter ? -k : k);
-    const Float4 u = ab * dd - at * Dot3(ab, at);
-    const float u2 = Dot3(u, u)[0];
-    // u2 = d^4 |ab off the axis|^2.
+    // The knee's side (KneeSide): the pole's part off the hip-target line, else the knee's,
+    // both times d^2; u2 = d^4 |off the axis|^2.
     const float on_axis = kOnAxis * hi * dd;
+    Float4 u = ab * dd - at * Dot3(ab, at);
+    float u2 = Dot3(u, u)[0];
+    if (use_pole) {
+      const Float4 pole_ps = DotEach(LoadVec3(&job.options.pole_ms.x) - translation, r0, r1, r2);
+      const Float4 pa = pole_ps * inv_det - a_ps;
+      const Float4 up = pa * dd - at * Dot3(pa, at);
+      const float up2 = Dot3(up, up)[0];
+      if (up2 > on_axis * on_axis) {
+        u = up;
+        u2 = up2;
+      }
+    }
     if (u2 > on_axis * on_axis) [[likely]] {
       if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
       knee_ps = center + u * (radius / std::sqrt(u2));
