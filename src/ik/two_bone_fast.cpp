@@ -90,8 +90,9 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 // reachable, the new foot is the target.
 // Its 3-vectors and quaternions are one Float4 register each (float4.h), which keeps most of
 // the solve in the baseline's 16 registers; clones for x86-64-v3 (AVX2, FMA) and x86-64-v4
-// (AVX-512: 32 registers) are picked at load time on CPUs that have them. A build for a wider target than the baseline has no clones (its glm
-// functions could not inline into a narrower clone).
+// (AVX-512: 32 registers) are picked at load time on CPUs that have them. A build for a wider
+// target than the baseline has no clones (its glm functions could not inline into a narrower
+// clone).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX__)
 #define IKPOSE_JOB_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
