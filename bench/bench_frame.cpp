@@ -1,6 +1,7 @@
 // The per-frame work of ikpose itself, apart from the driver's rendering: solve the four limb
-// chains on top of the clip, update the pose, build the skinning palette, record the debug
-// overlays, and (with a GL context) upload the palette.
+// chains on top of the clip (natural knees, with the reports the panel and the overlays show),
+// update the pose, build the skinning palette, record the debug overlays, and (with a GL
+// context) upload the palette.
 //   build/release/bench/bench_frame [--benchmark_repetitions=5]
 #include <benchmark/benchmark.h>
 
@@ -74,6 +75,24 @@ void BM_FrameWork(benchmark::State& state) {
   state.counters["joints"] = static_cast<double>(f.palette.size());
 }
 BENCHMARK(BM_FrameWork)->Unit(benchmark::kMicrosecond);
+
+// The same frame without the solves' reports (what the panel, the overlays and `trace` read;
+// a bake turns them off): the reports' share of a frame.
+void BM_FrameWorkWithoutReports(benchmark::State& state) {
+  Fixture f;
+  if (!f.ok) {
+    state.SkipWithError(f.error.c_str());
+    return;
+  }
+  f.session->reports = false;
+  float t = 0.0f;
+  for (auto _ : state) {
+    f.Frame(t);
+    t += 1.0f / 60.0f;
+    benchmark::DoNotOptimize(f.palette.data());
+  }
+}
+BENCHMARK(BM_FrameWorkWithoutReports)->Unit(benchmark::kMicrosecond);
 
 void BM_FrameWorkWithPaletteUpload(benchmark::State& state) {
   std::string error;

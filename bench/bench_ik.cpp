@@ -124,6 +124,21 @@ void BM_TwoBoneJobWithReport_OneAtATime(benchmark::State& state) {
 }
 BENCHMARK(BM_TwoBoneJobWithReport_OneAtATime);
 
+// The report the viewer, `trace` and `pose` ask for: the descriptions left to the writer.
+void BM_TwoBoneJobWithGeometryReport_OneAtATime(benchmark::State& state) {
+  const std::vector<TwoBoneJob> jobs = MakeJobs(1);
+  TwoBoneJob job = jobs[0];
+  TwoBoneOutput out;
+  TwoBoneReport report;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(job);
+    benchmark::DoNotOptimize(job.Run(&out, &report, ReportDetail::kGeometry));
+    benchmark::DoNotOptimize(report);
+  }
+  PerSolve(state, 1);
+}
+BENCHMARK(BM_TwoBoneJobWithGeometryReport_OneAtATime);
+
 void BM_SolveChain_OneAtATime(benchmark::State& state) {
   const Points p = MakePoints(MakeJobs(1));
   glm::vec3 a = p.a[0], b = p.b[0], c = p.c[0], t = p.t[0];

@@ -84,7 +84,8 @@ ChainSolveResult SolveChainOnPose(const Skeleton& skeleton, const LimbChain& cha
     }
   }
 
-  if (!job.Run(&result.output, report ? &result.report : nullptr)) {
+  // The deltas' descriptions are left to where they are written (asset/report.cpp).
+  if (!job.Run(&result.output, report ? &result.report : nullptr, ik::ReportDetail::kGeometry)) {
     result.error = "chain '" + chain.name + "' (" + ChainText(skeleton, chain) +
                    ") cannot be solved: " + std::string(ik::InputErrorMessage(job.Validate()));
     return result;

@@ -54,7 +54,8 @@ struct ChainSolveResult {
   bool ok = false;
   std::string error;             // why not, when !ok (the pose is then unchanged)
   ik::TwoBoneOutput output;      // new local rotations, reach, FK knee and foot
-  ik::TwoBoneReport report;      // the solver's explanation (positions step, rotations);
+  ik::TwoBoneReport report;      // the solver's explanation (positions step, the local
+                                 // deltas undescribed: ik::ReportDetail::kGeometry);
                                  // empty when SolveChainOnPose was asked for none
   glm::vec3 target_ms{0.f};      // the limb's target (a grip point on a rung, say)
   glm::vec3 end_target_ms{0.f};  // where the end joint was sent (the target unless gripping)

@@ -80,7 +80,9 @@ Json HumanoidJson(const anim::Skeleton& skeleton, const anim::HumanoidMap& map) 
   return j;
 }
 
-Json RotationJson(const ik::RotationReport& r) {
+// A local delta as the solve keeps it (ik::ReportDetail::kGeometry), described here.
+Json RotationJson(const ik::RotationReport& delta) {
+  const ik::RotationReport r = ik::DescribeRotation(delta.rotation, delta.bone_axis);
   Json j;
   j["rotation"] = ToJson(r.rotation);
   j["axis"] = ToJson(r.axis_angle.axis);

@@ -134,7 +134,8 @@ IKPOSE_KERNEL bool AllFinite(const float* p, int n) {
 // Equal magnitudes on the three axes (e.g. (2,2,2) or (1,1,-1)): the scale of a bone that
 // turns its child rigidly, up to a mirror.
 inline bool UniformMagnitude(const glm::vec3& v) {
-  const glm::vec3 m = glm::abs(v);
+  // std::fabs clears the sign bit; glm::abs compares and branches.
+  const glm::vec3 m(std::fabs(v.x), std::fabs(v.y), std::fabs(v.z));
   return std::fabs(m.x - m.y) <= 1e-5f * m.x && std::fabs(m.x - m.z) <= 1e-5f * m.x;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "ik/float4.h"
 #include "ik/two_bone_core.h"
 
 namespace ikpose::ik::detail {
@@ -15,24 +16,41 @@ IKPOSE_KERNEL bool UnitNorm2(float n2) {
 IKPOSE_KERNEL float Norm2(const glm::quat& q) {
   return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
 }
-// GCC's straight-line vectoriser packs glm's 3-vectors into 4-lane registers and spends more
-// on shuffles than it saves (about 15% of the path below); plain scalar code is faster.
-#if defined(__GNUC__) && !defined(__clang__)
-#define IKPOSE_SCALAR_GLM __attribute__((optimize("no-tree-slp-vectorize")))
-#else
-#define IKPOSE_SCALAR_GLM
-#endif
+// (v . r0, v . r1, v . r2, 0): three dot products summed together (fewer shuffles than three
+// Dot3).
+IKPOSE_KERNEL Float4 DotEach(Float4 v, Float4 r0, Float4 r1, Float4 r2) {
+  const Float4 m0 = v * r0, m1 = v * r1, m2 = v * r2;
+  // (x0 + z0, x1 + z1, y0 + w0, y1 + w1), then lanes 0 and 1 hold the first two sums.
+  Float4 s01 = IKPOSE_SHUF2(m0, m1, 0, 4, 1, 5) + IKPOSE_SHUF2(m0, m1, 2, 6, 3, 7);
+  s01 += IKPOSE_SHUF(s01, 2, 3, 0, 1);
+  const Float4 s2 = SumLanes(m2);
+  return VectorPart(IKPOSE_SHUF2(s01, s2, 0, 1, 4, 4));
+}
 
-// turn * q where turn.w is the last input to be ready (it waits on the cosine and m): its
-// terms are added last, so the rest of the product is done by then. glm's operator* starts
-// each component with them.
-IKPOSE_KERNEL glm::quat MulLateW(const glm::quat& turn, const glm::quat& q) {
-  const glm::vec3 u(turn.x, turn.y, turn.z);
-  const glm::vec3 v(q.x, q.y, q.z);
-  const glm::vec3 early = glm::cross(u, v) + u * q.w;
-  const float early_w = -glm::dot(u, v);
-  return glm::quat(early_w + turn.w * q.w, early.x + turn.w * v.x, early.y + turn.w * v.y,
-                   early.z + turn.w * v.z);
+// linear * p + translation, with the parent's columns c0, c1, c2.
+IKPOSE_KERNEL Float4 Transform(Float4 c0, Float4 c1, Float4 c2, Float4 translation, Float4 p) {
+  return translation + c0 * IKPOSE_SHUF(p, 0, 0, 0, 0) + c1 * IKPOSE_SHUF(p, 1, 1, 1, 1) +
+         c2 * IKPOSE_SHUF(p, 2, 2, 2, 2);
+}
+
+// RotationBetweenUnit on packed vectors: the common case (up to 120 degrees) here, (f x t,
+// m + c) with |q|^2 = 2m(m + c); beyond it the scalar kernel itself, out of line.
+struct Turn4 {
+  Float4 q;     // unnormalised, (x, y, z, w)
+  float norm2;  // |q|^2
+};
+[[gnu::noinline]] Turn4 WideTurn(Float4 f, Float4 t) {
+  const UnitTurn turn = RotationBetweenUnit(ToVec3(f), ToVec3(t));
+  return {Float4{turn.q.x, turn.q.y, turn.q.z, turn.q.w}, turn.norm2};
+}
+IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t) {
+  const float c = Dot3(f, t)[0];
+  const float m = 0.5f * SumLanes(f * f + t * t)[0];
+  if (c > -0.5f) [[likely]] {
+    const Float4 x = Cross(f, t);
+    return {IKPOSE_SHUF2(x, Splat(m + c), 0, 1, 2, 4), 2.f * m * (m + c)};
+  }
+  return WideTurn(f, t);
 }
 
 // 1 / n for n within 2% of 1 (a squared quaternion length UnitNorm2 accepts), without a
@@ -70,62 +88,65 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 //   bone's length, known before the positions step (RotationBetweenUnit).
 // The new knee is b' itself (forward kinematics from hip' gives it to rounding) and, when
 // reachable, the new foot is the target.
-// Its scalar floats outnumber the baseline's 16 registers and spill to the stack; clones for
-// x86-64-v3 (AVX2, FMA) and x86-64-v4 (AVX-512: 32 registers) are picked at load time on
-// CPUs that have them. A build for a wider target than the baseline has no clones (its glm
-// functions could not inline into a narrower clone).
+// Its 3-vectors and quaternions are one Float4 register each (float4.h), which keeps most of
+// the solve in the baseline's 16 registers; clones for x86-64-v3 (AVX2, FMA) and x86-64-v4
+// (AVX-512: 32 registers) are picked at load time on CPUs that have them. A build for a wider
+// target than the baseline has no clones (its glm functions could not inline into a narrower
+// clone).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX__)
 #define IKPOSE_JOB_CLONES \
   __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define IKPOSE_JOB_CLONES
 #endif
-IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool SolveSeedCase(const TwoBoneJob& job,
-                                                       TwoBoneOutput* output) {
-  // hip_parent_ms, hip_ls, knee_ls, foot_ls and target_ms are 49 floats in a row.
+IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
+  // hip_parent_ms, hip_ls, knee_ls, foot_ls and target_ms are 49 floats in a row, followed
+  // by the options (so LoadVec3's fourth float, which it clears, is always inside the job).
   static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
   static_assert(offsetof(TwoBoneJob, target_ms) == offsetof(TwoBoneJob, hip_parent_ms) + 46 * 4);
-  const float nh = Norm2(job.hip_ls.rotation);
-  const float nk = Norm2(job.knee_ls.rotation);
+  static_assert(sizeof(TwoBoneJob) >= offsetof(TwoBoneJob, target_ms) + 16);
+  const Float4 qh = LoadQuat(job.hip_ls.rotation);
+  const Float4 qk = LoadQuat(job.knee_ls.rotation);
+  const float nh = SumLanes(qh * qh)[0];
+  const float nk = SumLanes(qk * qk)[0];
   const float nf = Norm2(job.foot_ls.rotation);
   const glm::mat4& pm = job.hip_parent_ms;
-  // Cramer's rule as in ParentInverse, written out: the struct costs this path spills.
-  const glm::vec3 c0(pm[0]), c1(pm[1]), c2(pm[2]), translation(pm[3]);
-  const glm::vec3 r0 = glm::cross(c1, c2);
-  const glm::vec3 r1 = glm::cross(c2, c0);
-  const glm::vec3 r2 = glm::cross(c0, c1);
-  const float det = glm::dot(c0, r0);
-  const float size2 = glm::dot(c0, c0) * glm::dot(c1, c1) * glm::dot(c2, c2);
+  // Cramer's rule as in ParentInverse: r0 = c1 x c2, r1 = c2 x c0, r2 = c0 x c1.
+  const Float4 c0 = LoadVec3(&pm[0][0]), c1 = LoadVec3(&pm[1][0]), c2 = LoadVec3(&pm[2][0]);
+  const Float4 translation = LoadVec3(&pm[3][0]);
+  const Float4 r0 = Cross(c1, c2), r1 = Cross(c2, c0), r2 = Cross(c0, c1);
+  const float det = Dot3(c0, r0)[0];
+  const float size2 = Dot3(c0, c0)[0] * Dot3(c1, c1)[0] * Dot3(c2, c2)[0];
   // The caller checked that the hip scale's magnitudes agree, so one nonzero is enough.
-  const glm::vec3& sh = job.hip_ls.scale;
-  const glm::vec3 knee_offset = sh * job.knee_ls.translation;
-  const glm::vec3 foot_offset = job.knee_ls.scale * job.foot_ls.translation;
-  const float ab2 = glm::dot(knee_offset, knee_offset);
-  const float lower2 = glm::dot(foot_offset, foot_offset);
-  const float hip_scale = std::fabs(sh.x);
-  if (!AllFinite(&pm[0][0], 49) || !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) ||
-      !(size2 > 0.f) || !(det * det > 1e-12f * size2) || !(size2 < 1e36f) ||
-      !(ab2 > 1e-12f && ab2 < 1e12f) || !(lower2 > 1e-12f && lower2 < 1e12f) ||
-      !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
+  const Float4 sh = LoadVec3(&job.hip_ls.scale.x);
+  const Float4 knee_offset = sh * LoadVec3(&job.knee_ls.translation.x);
+  const Float4 foot_offset = LoadVec3(&job.knee_ls.scale.x) * LoadVec3(&job.foot_ls.translation.x);
+  const float ab2 = Dot3(knee_offset, knee_offset)[0];
+  const float lower2 = Dot3(foot_offset, foot_offset)[0];
+  const float hip_scale = std::fabs(sh[0]);
+  const bool use_pole = job.options.use_pole;
+  if (!AllFinite(&pm[0][0], 49) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)) ||
+      !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) || !(size2 > 0.f) ||
+      !(det * det > 1e-12f * size2) || !(size2 < 1e36f) || !(ab2 > 1e-12f && ab2 < 1e12f) ||
+      !(lower2 > 1e-12f && lower2 < 1e12f) || !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
     return false;
   }
-  const glm::vec3 v = job.target_ms - translation;
-  const glm::vec3 t_ps = glm::vec3(glm::dot(v, r0), glm::dot(v, r1), glm::dot(v, r2)) * (1.f / det);
+  const Float4 target_ms = LoadVec3(&job.target_ms.x);
+  const float inv_det = 1.f / det;
+  const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * inv_det;
 
   // The input rotations are used as they are: a quaternion of squared length n turns
   // vectors by v + (2 / n) (...), and the outputs are scaled by 1 / sqrt(n) at the end (the
   // minimal rotations are unit, so that is all the normalising they need).
-  const glm::quat& qh = job.hip_ls.rotation;
-  const glm::quat& qk = job.knee_ls.rotation;
-  const glm::vec3 a_ps = job.hip_ls.translation;
-  const glm::vec3 ab = RotateScaled(qh, 2.f * InverseNearOne(nh), knee_offset);
-  const glm::vec3 lower = RotateScaled(qk, 2.f * InverseNearOne(nk), foot_offset);
+  const Float4 a_ps = LoadVec3(&job.hip_ls.translation.x);
+  const Float4 ab = RotateScaled4(qh, Splat(2.f * InverseNearOne(nh)), knee_offset);
+  const Float4 lower = RotateScaled4(qk, Splat(2.f * InverseNearOne(nk)), foot_offset);
   const float inv_ab = 1.f / std::sqrt(ab2);
   const float inv_lower = 1.f / std::sqrt(lower2);
   const float l1 = ab2 * inv_ab;
   const float l2 = hip_scale * (lower2 * inv_lower);
-  const glm::vec3 at = t_ps - a_ps;
-  const float dd = glm::dot(at, at);
+  const Float4 at = t_ps - a_ps;
+  const float dd = Dot3(at, at)[0];
   const float hi = l1 + l2;
   const float lo = std::fabs(l1 - l2);
   // ValidatePositions' tests (bones of comparable length, the target off the hip), with a
@@ -135,59 +156,69 @@ IKPOSE_JOB_CLONES IKPOSE_SCALAR_GLM bool SolveSeedCase(const TwoBoneJob& job,
   }
   const bool too_far = dd > hi * hi;
   const bool too_close = dd < lo * lo;
-  glm::vec3 knee_ps, foot_ps;
+  Float4 knee_ps, foot_ps;
   if (!too_far & !too_close) [[likely]] {
     const float diff = (l1 - l2) * (l1 + l2);
     const bool lower_shorter = l2 < l1;
-    // x / d for the shorter bone.
+    // x / d for the shorter bone, measured from its end: back from t, or out from a.
     const float k = (lower_shorter ? dd - diff : dd + diff) * (0.5f / dd);
     const float l = lower_shorter ? l2 : l1;
     const float radius = std::sqrt(Max(l * l - k * k * dd, 0.f));
-    const glm::vec3 center = lower_shorter ? t_ps - at * k : a_ps + at * k;
-    const glm::vec3 u = ab * dd - at * glm::dot(ab, at);
-    const float u2 = glm::dot(u, u);
-    // u2 = d^4 |ab off the axis|^2.
+    const Float4 center = (lower_shorter ? t_ps : a_ps) + at * (lower_shorter ? -k : k);
+    // The knee's side (KneeSide): the pole's part off the hip-target line, else the knee's,
+    // both times d^2; u2 = d^4 |off the axis|^2.
     const float on_axis = kOnAxis * hi * dd;
+    Float4 u = ab * dd - at * Dot3(ab, at);
+    float u2 = Dot3(u, u)[0];
+    if (use_pole) {
+      const Float4 pole_ps = DotEach(LoadVec3(&job.options.pole_ms.x) - translation, r0, r1, r2);
+      const Float4 pa = pole_ps * inv_det - a_ps;
+      const Float4 up = pa * dd - at * Dot3(pa, at);
+      const float up2 = Dot3(up, up)[0];
+      if (up2 > on_axis * on_axis) {
+        u = up;
+        u2 = up2;
+      }
+    }
     if (u2 > on_axis * on_axis) [[likely]] {
       if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
       knee_ps = center + u * (radius / std::sqrt(u2));
     } else {
       // The knee on the hip-target line: the general path's fixed side (KneeSide).
-      knee_ps = center + SideOffTheAxis(at, dd) * radius;
+      knee_ps = center + FromVec3(SideOffTheAxis(ToVec3(at), dd)) * radius;
     }
     foot_ps = t_ps;
   } else {
     // Straight toward t, or folded with the longer bone toward it (the upper bone back from
     // the hip when it is the shorter one).
-    const glm::vec3 dir = at * (1.f / std::sqrt(dd));
+    const Float4 dir = at * (1.f / std::sqrt(dd));
     knee_ps = a_ps + dir * (too_far || l1 > l2 ? l1 : -l1);
     foot_ps = a_ps + dir * (too_far ? hi : lo);
   }
 
   // The hip's turn unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2 gives the k that turns by
   // it, one division where normalising first would add a square root to the knee's path.
-  const UnitTurn turn1 = RotationBetweenUnit(ab * inv_ab, (knee_ps - a_ps) * inv_ab);
-  const glm::quat hip_turned = MulLateW(turn1.q, qh);
+  const Turn4 turn1 = MinimalTurn(ab * inv_ab, (knee_ps - a_ps) * inv_ab);
+  const Float4 hip_turned = QuatMul(turn1.q, qh);
   const float n_hip = turn1.norm2 * nh;
-  const float inv_n_hip = 1.f / std::sqrt(n_hip);
   // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length;
   // 1 / s_x = s_y s_z / (s_x s_y s_z), one division.
-  const float inv_volume = inv_lower / (sh.x * sh.y * sh.z);
-  const glm::vec3 unscale = glm::vec3(sh.y * sh.z, sh.x * sh.z, sh.x * sh.y) * inv_volume;
-  const glm::vec3 want =
-      RotateScaled(glm::conjugate(hip_turned), 2.f / n_hip, foot_ps - knee_ps) * unscale;
-  const UnitTurn turn2 = RotationBetweenUnit(lower * inv_lower, want);
+  const float inv_volume = inv_lower / (sh[0] * sh[1] * sh[2]);
+  const Float4 unscale = IKPOSE_SHUF(sh, 1, 0, 0, 3) * IKPOSE_SHUF(sh, 2, 2, 1, 3) * inv_volume;
+  const Float4 want =
+      RotateScaled4(Conjugate(hip_turned), Splat(2.f / n_hip), foot_ps - knee_ps) * unscale;
+  const Turn4 turn2 = MinimalTurn(lower * inv_lower, want);
 
   TwoBoneOutput& out = *output;
-  out.hip_rotation_ls = hip_turned * inv_n_hip;
-  out.knee_rotation_ls = MulLateW(turn2.q, qk) * (1.f / std::sqrt(turn2.norm2 * nk));
+  StoreQuat(hip_turned * (1.f / std::sqrt(n_hip)), &out.hip_rotation_ls);
+  StoreQuat(QuatMul(turn2.q, qk) * (1.f / std::sqrt(turn2.norm2 * nk)), &out.knee_rotation_ls);
   out.foot_rotation_ls = job.foot_ls.rotation;
   out.reach = too_far ? Reach::kTooFar : (too_close ? Reach::kTooClose : Reach::kReachable);
-  const glm::mat3 linear(c0, c1, c2);
-  out.knee_ms = linear * knee_ps + translation;
+  StoreVec3(Transform(c0, c1, c2, translation, knee_ps), &out.knee_ms);
   if (too_far | too_close) {
-    out.foot_ms = linear * foot_ps + translation;
-    out.residual_ms = glm::length(out.foot_ms - job.target_ms);
+    const Float4 foot_ms = Transform(c0, c1, c2, translation, foot_ps);
+    StoreVec3(foot_ms, &out.foot_ms);
+    out.residual_ms = std::sqrt(Dot3(foot_ms - target_ms, foot_ms - target_ms)[0]);
   } else {
     out.foot_ms = job.target_ms;  // c' = t
     out.residual_ms = 0.f;

@@ -2,11 +2,10 @@
 //
 // What: `RunFast` gives the pose Run's general path gives (TwoBoneJobFastPath.* in
 // tests/ik/job_fast_path_test.cpp are its contract), for a job without a report, with default
-// options at full weight, the foot following the knee and a hip scale uniform in magnitude,
-// when the chain is well scaled. It returns false for anything else, valid or not, and the
-// general path then takes the job.
-// Why: one chain at a time is a chain of dependent arithmetic; written for that case alone it
-// has fewer steps that wait on each other (README, "The solver").
+// options or a pole, at full weight, the foot following the knee and a hip scale uniform in
+// magnitude, when the chain is well scaled. It returns false for anything else, valid or not, and
+// the general path then takes the job. Why: one chain at a time is a chain of dependent arithmetic;
+// written for that case alone it has fewer steps that wait on each other (README, "The solver").
 // Limits: not part of the API; call TwoBoneJob::Run.
 #pragma once
 
@@ -22,9 +21,8 @@ bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output);
 // Inline, so that Run calls the solve directly.
 inline bool RunFast(const TwoBoneJob& job, TwoBoneOutput* output) {
   const TwoBoneOptions& o = job.options;
-  return job.end_rotation == EndRotation::kFollow && !o.use_pole && !o.use_limits &&
-         o.soften == 1.f && o.weight == 1.f && UniformMagnitude(job.hip_ls.scale) &&
-         SolveSeedCase(job, output);
+  return job.end_rotation == EndRotation::kFollow && !o.use_limits && o.soften == 1.f &&
+         o.weight == 1.f && UniformMagnitude(job.hip_ls.scale) && SolveSeedCase(job, output);
 }
 
 }  // namespace ikpose::ik::detail

@@ -73,7 +73,22 @@ struct ChainPs {
   Affine parent;          // parent space -> model space
   glm::vec3 knee_offset;  // hip scale * knee translation: what the hip's rotation turns
   glm::vec3 foot_offset;  // knee scale * foot translation: what the knee's rotation turns
-  PositionsInput input;   // a, b, c, t and the pole in parent space (the `_ms` fields hold _ps)
+  glm::vec3 hip_ps, knee_ps, foot_ps, target_ps;  // a, b, c, t
+  TwoBoneOptions options;                         // the caller's, the pole (if any) as pole_ps
+  glm::vec3 pole_ps{0.f};
+
+  // The positions step's input, whose fields are named for a chain in model space; the job
+  // solves it in parent space.
+  PositionsInput Positions() const {
+    PositionsInput in;
+    in.hip_ms = hip_ps;
+    in.knee_ms = knee_ps;
+    in.foot_ms = foot_ps;
+    in.target_ms = target_ps;
+    in.options = options;
+    in.options.pole_ms = pole_ps;
+    return in;
+  }
 };
 
 // Step 2, map into the hip's parent space: the joints by forward kinematics from the hip's
@@ -84,17 +99,13 @@ ChainPs MapToParentSpace(const TwoBoneJob& job, const UnitRotations& r) {
   ch.parent = AffineFromMat4(job.hip_parent_ms);
   ch.knee_offset = job.hip_ls.scale * job.knee_ls.translation;
   ch.foot_offset = job.knee_ls.scale * job.foot_ls.translation;
-  const glm::vec3 a_ps = job.hip_ls.translation;
-  const glm::vec3 b_ps = a_ps + detail::Rotate(r.hip, ch.knee_offset);
+  ch.hip_ps = job.hip_ls.translation;
+  ch.knee_ps = ch.hip_ps + detail::Rotate(r.hip, ch.knee_offset);
   const glm::vec3 lower_ls = detail::Rotate(r.knee, ch.foot_offset);
-  ch.input.hip_ms = a_ps;
-  ch.input.knee_ms = b_ps;
-  ch.input.foot_ms = b_ps + detail::Rotate(r.hip, job.hip_ls.scale * lower_ls);
-  ch.input.target_ms = detail::PointToParent(to_parent, job.target_ms);
-  ch.input.options = job.options;
-  if (job.options.use_pole) {
-    ch.input.options.pole_ms = detail::PointToParent(to_parent, job.options.pole_ms);
-  }
+  ch.foot_ps = ch.knee_ps + detail::Rotate(r.hip, job.hip_ls.scale * lower_ls);
+  ch.target_ps = detail::PointToParent(to_parent, job.target_ms);
+  ch.options = job.options;
+  if (job.options.use_pole) ch.pole_ps = detail::PointToParent(to_parent, job.options.pole_ms);
   return ch;
 }
 
@@ -104,7 +115,7 @@ struct Turns {
 };
 Turns TurnBones(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
                 const detail::OptionsSolve& solved) {
-  const glm::vec3& a_ps = ch.input.hip_ms;
+  const glm::vec3& a_ps = ch.hip_ps;
   const glm::vec3& sh = job.hip_ls.scale;
   Turns turns;
   // Hip: the minimal rotation, in the hip's frame before its scale, from the knee offset to
@@ -147,7 +158,7 @@ NewPose ApplyWeight(const TwoBoneJob& job, const ChainPs& ch, const UnitRotation
   pose.knee = Renormalize(r.knee * turns.knee);
   // At full weight with a uniform hip scale the new joints are b' and c' (to rounding).
   const glm::vec3& sh = job.hip_ls.scale;
-  const glm::vec3& a_ps = ch.input.hip_ms;
+  const glm::vec3& a_ps = ch.hip_ps;
   if (weight < 1.f || !detail::UniformMagnitude(sh)) {
     pose.knee_ps = a_ps + detail::Rotate(pose.hip, ch.knee_offset);
     const glm::vec3 lower_ls = detail::Rotate(pose.knee, ch.foot_offset);
@@ -182,18 +193,24 @@ glm::quat EndRotationLs(const TwoBoneJob& job, const ChainPs& ch, const UnitRota
   return glm::normalize(foot_new);
 }
 
+// v / |v|, or +x for a zero vector (DescribeRotation's bone axis).
+glm::vec3 UnitOr(const glm::vec3& v) {
+  const float len = glm::length(v);
+  return len > 0.f ? v / len : glm::vec3(1.f, 0.f, 0.f);
+}
+
 // Step 7, report: the positions step mapped to model space, the rotations described.
 void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
             const detail::OptionsSolve& solved, const NewPose& pose, const TwoBoneOutput& out,
-            TwoBoneReport* report) {
+            TwoBoneReport* report, ReportDetail level) {
   const Affine& p = ch.parent;
-  const glm::vec3& a_ps = ch.input.hip_ms;
+  const glm::vec3& a_ps = ch.hip_ps;
   PositionsReport& pr = report->positions;
   // The positions step ran without rotations: the job describes its own (below).
-  detail::FillReport(ch.input, solved, &pr, /*rotations=*/false);
+  detail::FillReport(ch.Positions(), solved, &pr, /*rotations=*/false);
   const glm::vec3 a_ms = TransformPoint(p, a_ps);
-  const glm::vec3 b_ms = TransformPoint(p, ch.input.knee_ms);
-  const glm::vec3 c_ms = TransformPoint(p, ch.input.foot_ms);
+  const glm::vec3 b_ms = TransformPoint(p, ch.knee_ps);
+  const glm::vec3 c_ms = TransformPoint(p, ch.foot_ps);
   pr.result.knee_ms = out.knee_ms;
   pr.result.foot_ms = out.foot_ms;
   pr.length_ab = glm::length(b_ms - a_ms);
@@ -210,12 +227,27 @@ void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
       std::atan2(glm::length(glm::cross(upper_ps, lower_ps)), glm::dot(upper_ps, lower_ps)));
   pr.knee_displacement = glm::length(out.knee_ms - b_ms);
   pr.residual = out.residual_ms;
+  const glm::vec3& sh = job.hip_ls.scale;
+  report->exact = detail::UniformMagnitude(sh) && (job.end_rotation == EndRotation::kFollow ||
+                                                   detail::UniformMagnitude(job.knee_ls.scale));
+  if (level == ReportDetail::kGeometry) {
+    // The deltas themselves with their bones, as DescribeRotation would keep them; the rest
+    // of each RotationReport stays default.
+    report->hip_delta_ls = RotationReport{};
+    report->hip_delta_ls.rotation = pose.turns.hip;
+    report->hip_delta_ls.bone_axis = UnitOr(ch.knee_offset);
+    report->knee_delta_ls = RotationReport{};
+    report->knee_delta_ls.rotation = pose.turns.knee;
+    report->knee_delta_ls.bone_axis = UnitOr(ch.foot_offset);
+    pr.hip_rotation = RotationReport{};
+    pr.knee_rotation = RotationReport{};
+    return;
+  }
   // Model-space rotations of the two bones: hip from (b - a) to (b' - a), knee from the
   // lower bone after the hip's turn to (c' - b').
   const glm::vec3 upper_old = b_ms - a_ms;
   const glm::vec3 upper_new = out.knee_ms - a_ms;
   const glm::quat hip_ms = RotationBetween(upper_old, upper_new);
-  const glm::vec3& sh = job.hip_ls.scale;
   const glm::vec3 lower_turned =
       TransformVector(p, detail::Rotate(pose.hip, sh * detail::Rotate(r.knee, ch.foot_offset)));
   const glm::vec3 lower_new = out.foot_ms - out.knee_ms;
@@ -226,8 +258,36 @@ void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
   pr.knee_rotation = DescribeRotation(knee_ms, lower_turned);
   report->hip_delta_ls = DescribeRotation(pose.turns.hip, ch.knee_offset);
   report->knee_delta_ls = DescribeRotation(pose.turns.knee, ch.foot_offset);
-  report->exact = detail::UniformMagnitude(sh) && (job.end_rotation == EndRotation::kFollow ||
-                                                   detail::UniformMagnitude(job.knee_ls.scale));
+}
+
+// Run's general path, out of line so that the fast path's call starts without its frame.
+[[gnu::noinline]] bool RunGeneral(const TwoBoneJob& job, TwoBoneOutput* output,
+                                  TwoBoneReport* report, ReportDetail level) {
+  UnitRotations r;
+  if (ValidateJob(job, &r) != InputError::kNone) return false;
+  const ChainPs chain = MapToParentSpace(job, r);
+  // Step 3, positions: b' and c' in parent space (validated with the caller's weight, which
+  // applies to the local rotations in step 5).
+  detail::OptionsSolve solved;
+  if (detail::SolveWithOptions(chain.Positions(), &solved, /*rotations=*/false,
+                               /*check_finite=*/false) != InputError::kNone) {
+    return false;
+  }
+  const NewPose pose = ApplyWeight(job, chain, r, solved, TurnBones(job, chain, r, solved));
+
+  TwoBoneOutput out;
+  out.hip_rotation_ls = pose.hip;
+  out.knee_rotation_ls = pose.knee;
+  out.foot_rotation_ls = EndRotationLs(job, chain, r, pose);
+  out.reach = solved.result.reach;
+  out.knee_ms = TransformPoint(chain.parent, pose.knee_ps);
+  out.foot_ms = TransformPoint(chain.parent, pose.foot_ps);
+  out.residual_ms = glm::length(out.foot_ms - job.target_ms);
+  out.limit_clamped = solved.result.limit_clamped;
+  out.softened = solved.result.softened;
+  if (report != nullptr) Report(job, chain, r, solved, pose, out, report, level);
+  *output = out;
+  return true;
 }
 
 }  // namespace
@@ -235,38 +295,14 @@ void Report(const TwoBoneJob& job, const ChainPs& ch, const UnitRotations& r,
 InputError TwoBoneJob::Validate() const {
   UnitRotations r;
   const InputError error = ValidateJob(*this, &r);
-  return error != InputError::kNone ? error : ValidatePositions(MapToParentSpace(*this, r).input);
+  return error != InputError::kNone ? error
+                                    : ValidatePositions(MapToParentSpace(*this, r).Positions());
 }
 
-bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report) const {
+bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report, ReportDetail level) const {
   // The seed's case without a report: the same pose in fewer dependent steps.
   if (report == nullptr && detail::RunFast(*this, output)) return true;
-
-  UnitRotations r;
-  if (ValidateJob(*this, &r) != InputError::kNone) return false;
-  const ChainPs chain = MapToParentSpace(*this, r);
-  // Step 3, positions: b' and c' in parent space (validated with the caller's weight, which
-  // applies to the local rotations in step 5).
-  detail::OptionsSolve solved;
-  if (detail::SolveWithOptions(chain.input, &solved, /*rotations=*/false,
-                               /*check_finite=*/false) != InputError::kNone) {
-    return false;
-  }
-  const NewPose pose = ApplyWeight(*this, chain, r, solved, TurnBones(*this, chain, r, solved));
-
-  TwoBoneOutput out;
-  out.hip_rotation_ls = pose.hip;
-  out.knee_rotation_ls = pose.knee;
-  out.foot_rotation_ls = EndRotationLs(*this, chain, r, pose);
-  out.reach = solved.result.reach;
-  out.knee_ms = TransformPoint(chain.parent, pose.knee_ps);
-  out.foot_ms = TransformPoint(chain.parent, pose.foot_ps);
-  out.residual_ms = glm::length(out.foot_ms - target_ms);
-  out.limit_clamped = solved.result.limit_clamped;
-  out.softened = solved.result.softened;
-  if (report != nullptr) Report(*this, chain, r, solved, pose, out, report);
-  *output = out;
-  return true;
+  return RunGeneral(*this, output, report, level);
 }
 
 }  // namespace ikpose::ik

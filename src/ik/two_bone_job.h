@@ -84,6 +84,16 @@ struct TwoBoneReport {
   bool exact = true;
 };
 
+// How much of a report Run fills.
+enum class ReportDetail : std::uint8_t {
+  kFull,  // everything, every rotation described (axis-angle, swing/twist: trigonometry)
+  // The positions step, `exact`, and the two local deltas' `rotation` and `bone_axis`; the
+  // deltas' descriptions and the positions step's model-space rotations stay default.
+  // DescribeRotation(delta.rotation, delta.bone_axis) gives a delta's description where it is
+  // shown or written. About half the cost of kFull.
+  kGeometry,
+};
+
 struct TwoBoneJob {
   // --- Inputs ---
   // Model matrix of the hip's parent bone (affine: last row 0 0 0 1). Identity for a root hip.
@@ -106,7 +116,8 @@ struct TwoBoneJob {
   InputError Validate() const;
   // Solves. Returns false (and touches neither *output nor *report) on invalid input.
   // `report` may be null: the fast path computes no angles.
-  bool Run(TwoBoneOutput* output, TwoBoneReport* report = nullptr) const;
+  bool Run(TwoBoneOutput* output, TwoBoneReport* report = nullptr,
+           ReportDetail level = ReportDetail::kFull) const;
 };
 
 }  // namespace ikpose::ik

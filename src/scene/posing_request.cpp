@@ -168,7 +168,10 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
                                               const PosingRequest& request, std::string* error,
                                               std::shared_ptr<const RigFacts> facts) {
   if (!CheckRequest(request, error)) return nullptr;
-  auto session = std::make_unique<PosingSession>(model, std::move(facts));
+  // Built unsolved: SolveSituation solves it (once per policy for a trace frame). Only a ready
+  // pose and a scenario's ladder snap or body fit read the placed targets while it is built;
+  // for them the targets are placed as before (ResetTargets below).
+  auto session = std::make_unique<PosingSession>(model, std::move(facts), /*solve=*/false);
   // Step 0: a ladder in front of the character, sized to it (a scenario's ladder replaces it).
   const anim::Bounds& bounds = session->facts()->rest_bounds;
   if (!bounds.empty()) {
@@ -191,10 +194,12 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   session->edits.ground =
       request.ground.value_or(scenario && scenario->ground ? *scenario->ground : has_props);
   if (!StartPose(request, *session, error)) return nullptr;
-  session->ResetTargets();
   // A ready pose first: the scenario's and the command line's own entries then go over it.
   std::optional<ReadyPose> ready = request.ready;
   if (!ready && scenario) ready = scenario->ready;
+  const bool reads_targets = ready || (scenario && scenario->ladder &&
+                                       (scenario->ladder_snap || scenario->ladder_fit_body));
+  session->ResetTargets(/*solve=*/reads_targets);
   if (ready && !ApplyReadyPose(*session, *ready, error)) return nullptr;
   if (request.scenario && !ApplyScenario(*request.scenario, *session, error)) return nullptr;
   if (request.ladder) {

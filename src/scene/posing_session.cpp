@@ -79,7 +79,8 @@ glm::vec3 RungPoint(const Ladder& ladder, anim::Limb limb, int rung, const glm::
 
 }  // namespace
 
-PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts)
+PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts,
+                             bool solve)
     : model_(&model), facts_(std::move(facts)) {
   if (!facts_ || facts_->bone_count != model.skeleton.size()) facts_ = MeasureRig(model);
   for (anim::Limb limb : anim::kLimbs) {
@@ -91,7 +92,7 @@ PosingSession::PosingSession(const anim::Model& model, std::shared_ptr<const Rig
   edits.bone_turns_ls.assign(facts_->rest.locals_ls.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   base_ = facts_->rest;
   pose_ = facts_->rest;
-  ResetTargets();
+  ResetTargets(solve);
 }
 
 void PosingSession::SetStartPose(std::vector<anim::Transform> locals_ls) {
@@ -191,13 +192,13 @@ bool PosingSession::HasBoneTurns() const {
                      [](const glm::quat& q) { return q != glm::quat(1.0f, 0.0f, 0.0f, 0.0f); });
 }
 
-void PosingSession::ResetTargets() {
+void PosingSession::ResetTargets(bool solve) {
   for (anim::Limb limb : anim::kLimbs) {
     target(limb).given = false;
     target(limb).rung = -1;
     target(limb).target_ms = resting_ms_[static_cast<int>(limb)];
   }
-  Evaluate();
+  if (solve) Evaluate();
 }
 
 void PosingSession::Advance(float seconds) {

@@ -51,7 +51,10 @@ class PosingSession {
  public:
   // Takes the model's detected limb chains and puts every target on its hand or foot.
   // `facts` measured on `model` (MeasureRig) spares measuring them again; null: measured here.
-  explicit PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts = nullptr);
+  // `solve` false leaves the first Evaluate to the caller (BuildSituation: a trace frame is
+  // solved once per policy, not also while it is built).
+  explicit PosingSession(const anim::Model& model, std::shared_ptr<const RigFacts> facts = nullptr,
+                         bool solve = true);
 
   const anim::Model& model() const { return *model_; }
   const std::shared_ptr<const RigFacts>& facts() const { return facts_; }
@@ -154,8 +157,8 @@ class PosingSession {
     return target(limb).given || target(limb).target_ms != resting_target(limb);
   }
   // Moves every limb target back onto its hand or foot (of the base pose), not given: nothing
-  // moves until the user drags.
-  void ResetTargets();
+  // moves until the user drags. `solve` false: without the Evaluate that places them.
+  void ResetTargets(bool solve = true);
   // Advances a playing clip by `seconds` of wall time (times the speed).
   void Advance(float seconds);
   // Base pose from the clip, then IK for every enabled, given target.

@@ -89,6 +89,27 @@ TEST(LadderScene, GripOffSendsTheWristToTheRung) {
   fs::remove_all(dir);
 }
 
+// Snapping without the feet's targets: each foot goes onto the rung nearest where it stands,
+// on its own side of the ladder (the scene is built unsolved; the snap still reads the feet
+// where the pose has them, not an unplaced target at the origin).
+TEST(LadderScene, SnappedFeetWithoutTargetsStandOnTheirOwnSides) {
+  const fs::path scene = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder.json";
+  std::ifstream in(scene);
+  json j = json::parse(in);
+  j["model"] = (scene.parent_path() / j["model"].get<std::string>()).string();
+  j["limbs"].erase("left_leg");
+  j["limbs"].erase("right_leg");
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/feet_free.json") << j.dump();
+  const ProgramResult r = RunIkpose({"pose", "--scene", dir + "/feet_free.json", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json chains = json::parse(r.out)["chains"];
+  // The character faces +z: its left foot at +x, its right at -x (about 0.1 m either side).
+  EXPECT_GT(Component(chains["left_leg"]["target"], 0), 0.05);
+  EXPECT_LT(Component(chains["right_leg"]["target"], 0), -0.05);
+  fs::remove_all(dir);
+}
+
 // The bundled ladder_climb clip climbs in place; with the ladder following it, sampled at 20
 // times over the clip: at least two limbs hold at every time, every held hand reaches its rung
 // exactly (the wrist on the goal that puts the grip's centre on the rung's axis), every held

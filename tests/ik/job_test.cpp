@@ -6,8 +6,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "support/seed_port.h"
 #include "ik/two_bone_job.h"
+#include "support/seed_port.h"
 #include "test_chains.h"
 
 namespace ikpose::ik {
@@ -371,6 +371,48 @@ TEST(TwoBoneJob, InvalidInputIsNamedAndLeavesOutputsUntouched) {
   j.options.use_pole = true;
   j.options.pole_ms.y = std::nanf("");
   check(j, InputError::kNonFinite);
+}
+
+// The viewer, `trace` and `pose` ask for the geometry report: the same pose and positions
+// step as the full one, and each local delta's description, taken where it is written, equal
+// to the full report's.
+TEST(TwoBoneJob, AGeometryReportIsTheFullOneLessItsDescriptions) {
+  testing::ChainGenerator gen(31u);
+  for (int i = 0; i < 2000; ++i) {
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    TwoBoneJob job = RandomJob(gen, glm::vec3(gen.Uniform(0.5f, 2.f)), gen.Uniform(0.05f, 1.3f));
+    if (i % 2 == 1) {
+      job.options.use_pole = true;
+      job.options.pole_ms = job.target_ms + gen.UnitVector();
+    }
+    TwoBoneOutput full_out, geometry_out;
+    TwoBoneReport full, geometry;
+    ASSERT_TRUE(job.Run(&full_out, &full));
+    ASSERT_TRUE(job.Run(&geometry_out, &geometry, ReportDetail::kGeometry));
+    ASSERT_EQ(std::memcmp(&full_out, &geometry_out, sizeof full_out), 0);
+    const PositionsReport& f = full.positions;
+    const PositionsReport& g = geometry.positions;
+    ASSERT_EQ(f.result.knee_ms, g.result.knee_ms);
+    ASSERT_EQ(f.result.foot_ms, g.result.foot_ms);
+    ASSERT_EQ(f.circle.center_ms, g.circle.center_ms);
+    ASSERT_EQ(f.circle.radius, g.circle.radius);
+    ASSERT_EQ(f.reach_margin, g.reach_margin);
+    ASSERT_EQ(f.flip_margin, g.flip_margin);
+    ASSERT_EQ(f.knee_bend_deg, g.knee_bend_deg);
+    ASSERT_EQ(f.cos_theta, g.cos_theta);
+    ASSERT_EQ(f.used_pole, g.used_pole);
+    ASSERT_EQ(full.exact, geometry.exact);
+    for (const auto& [fd, gd] : {std::pair{&full.hip_delta_ls, &geometry.hip_delta_ls},
+                                 std::pair{&full.knee_delta_ls, &geometry.knee_delta_ls}}) {
+      ASSERT_EQ(fd->rotation, gd->rotation);
+      const RotationReport described = DescribeRotation(gd->rotation, gd->bone_axis);
+      // To float noise: the bone axis is normalised once more where it is described.
+      ASSERT_NEAR(described.axis_angle.angle_rad, fd->axis_angle.angle_rad, 1e-5f);
+      ASSERT_NEAR(described.swing_twist.swing_angle_rad, fd->swing_twist.swing_angle_rad, 1e-5f);
+      ASSERT_NEAR(described.swing_twist.twist_angle_rad, fd->swing_twist.twist_angle_rad, 1e-5f);
+      ASSERT_LE(glm::length(described.bone_axis - fd->bone_axis), 1e-6f);
+    }
+  }
 }
 
 }  // namespace
