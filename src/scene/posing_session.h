@@ -158,14 +158,14 @@ class PosingSession {
   bool Mirrored(anim::Limb limb) const;
 
   // The props and whether the feet stand on the ground (scene/ground_contact.h): `world` is
-  // shared and read-only (null for none); `floor` is the plane the rest pose stands on;
-  // `ground` turns contact on (BuildSession: on when the situation has props).
+  // shared and read-only (null for none); `floor` is the plane y = floor_y(); `ground` turns
+  // contact on (on unless a scenario or the command line says off).
   std::shared_ptr<const World> world;
   bool floor = true;
-  bool ground = false;
+  bool ground = true;
   // What the last Evaluate did to put the feet on the ground, and what is inside a prop.
   const GroundReport& ground_report() const { return ground_; }
-  // The height of the floor (the rest pose's lowest point), model space.
+  // The height of the floor (0, or the rest soles' when far from 0: RigFacts::floor_y).
   float floor_y() const { return facts_->floor_y; }
 
   // The prop whose rungs are the ladder (scene/prop_rungs.h), -1 when the ladder is its own.

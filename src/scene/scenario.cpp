@@ -456,8 +456,7 @@ Scenario CaptureScenario(const PosingSession& session, const std::string& model)
     }
   }
   if (!session.floor) s.floor = false;
-  const bool default_ground = session.world && !session.world->props().empty();
-  if (session.ground != default_ground) s.ground = session.ground;
+  if (!session.ground) s.ground = false;  // on unless told
   if (!session.body_help) s.body_help = false;
   if (!session.limits) s.limits = false;
   return s;

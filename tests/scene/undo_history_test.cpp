@@ -277,10 +277,9 @@ TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
     return world;
   };
   session.world = world_with_box_at({0.3f, 0.0f, 0.3f});
-  session.ground = true;
   session.Evaluate();
   ASSERT_TRUE(history.Commit(session));
-  EXPECT_EQ(history.undo_label(), "add prop and 1 more");  // and the ground on
+  EXPECT_EQ(history.undo_label(), "add prop");  // the ground is on by default
   const std::shared_ptr<const World> added = session.world;
   session.world = world_with_box_at({0.5f, 0.0f, 0.3f});
   session.Evaluate();
@@ -291,9 +290,14 @@ TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
   EXPECT_EQ(session.world, added);
   ASSERT_TRUE(history.Undo(session));
   EXPECT_EQ(session.world, nullptr);
-  EXPECT_FALSE(session.ground);
   ASSERT_TRUE(history.Redo(session));
   EXPECT_EQ(session.world, added);
+  // Turning the ground off is a step of its own.
+  session.ground = false;
+  session.Evaluate();
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "ground off");
+  ASSERT_TRUE(history.Undo(session));
   EXPECT_TRUE(session.ground);
 }
 
