@@ -112,12 +112,9 @@ bool Baker::Step(std::string* error) {
                                           : glm::vec3(0.f));
       hips_ms_[l].push_back(chain.valid() ? anim::PositionMs(session->pose(), chain.upper)
                                           : glm::vec3(0.f));
-      // A foot only the ground holds (on the floor under the clip's own foot) is still the
-      // clip's to plant and lock.
-      const bool grounded = IsLegLimb(limb) && session->ground_report().feet[l].moves() &&
-                            !session->target(limb).given;
-      free_[l].push_back(chain.valid() && (!session->result(limb).ok || grounded) &&
-                         !session->Mirrored(limb));
+      free_[l].push_back(chain.valid() &&
+                         (IsLegLimb(limb) ? FootIsTheClips(*session, limb)
+                                          : !session->result(limb).ok && !session->Mirrored(limb)));
     }
     locals_ls_.push_back(session->pose().locals_ls);
     if (++next_ == frame_count_) FindLocks();
