@@ -86,7 +86,7 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "FILE@x,y,z[,yaw_deg]: a static mesh placed in model space (glTF, OBJ, "
                       "FBX...); feet stand on it");
   command->add_option("--ground", request->ground,
-                      "on|off: feet stand on the floor and the props (on when there are props)");
+                      "on|off: feet stand on the floor and the props (default on)");
   command->add_option("--body-help", request->body_help,
                       "on|off: the clavicles, spine and pelvis help a limb that cannot reach, "
                       "and four contacts place the pelvis (default on; over a scenario's)");

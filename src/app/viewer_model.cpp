@@ -35,7 +35,7 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
     next.center_ms = 0.5f * (bounds.min + bounds.max);
     next.radius = 0.5f * glm::length(bounds.max - bounds.min);
     next.height = bounds.max.y - bounds.min.y;
-    next.floor_y = bounds.min.y;
+    next.floor_y = next.session->floor_y();  // the floor the feet stand on
   }
   CancelBake(state);  // it poses the model being replaced
   // So does a stability grid being measured (its copy of the session points at the model).

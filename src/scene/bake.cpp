@@ -112,7 +112,9 @@ bool Baker::Step(std::string* error) {
                                           : glm::vec3(0.f));
       hips_ms_[l].push_back(chain.valid() ? anim::PositionMs(session->pose(), chain.upper)
                                           : glm::vec3(0.f));
-      free_[l].push_back(chain.valid() && !session->result(limb).ok && !session->Mirrored(limb));
+      free_[l].push_back(chain.valid() &&
+                         (IsLegLimb(limb) ? FootIsTheClips(*session, limb)
+                                          : !session->result(limb).ok && !session->Mirrored(limb)));
     }
     locals_ls_.push_back(session->pose().locals_ls);
     if (++next_ == frame_count_) FindLocks();

@@ -136,13 +136,19 @@ float BodyHeight(const anim::Model& model) {
   return bounds.empty() ? 0.f : bounds.max.y - bounds.min.y;
 }
 
+bool FootIsTheClips(const PosingSession& session, anim::Limb leg) {
+  const bool grounded = session.ground_report().feet[static_cast<std::size_t>(leg)].moves() &&
+                        !session.target(leg).given;
+  return (!session.result(leg).ok || grounded) && !session.Mirrored(leg);
+}
+
 void FootPaths::Record(const PosingSession& session) {
   for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
     const int l = static_cast<int>(limb);
     const anim::LimbChain& chain = session.chain(limb);
     if (!chain.valid()) continue;
     feet_ms_[l].push_back(anim::EndPositionMs(chain, session.pose()));
-    free_[l].push_back(!session.result(limb).ok && !session.Mirrored(limb));
+    free_[l].push_back(FootIsTheClips(session, limb));
   }
 }
 

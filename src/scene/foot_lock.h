@@ -50,6 +50,12 @@ struct Plant {
 };
 
 // `free[i]`: frame i's foot is the clip's (nothing else placed it). `fps` > 0.
+class PosingSession;
+
+// Whether a leg's foot is the clip's own this frame (free to plant and lock): nobody solved it,
+// or only the ground stood it on the surface under the clip's foot.
+bool FootIsTheClips(const PosingSession& session, anim::Limb leg);
+
 std::vector<Plant> FindPlants(std::span<const glm::vec3> foot_ms, const std::vector<bool>& free,
                               float fps, float body_height, const PlantRules& rules = {});
 

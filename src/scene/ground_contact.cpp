@@ -48,6 +48,28 @@ float HipDropToReach(const glm::vec3& hip_ms, const glm::vec3& target_ms, float 
   return std::max(0.0f, d.y - below);
 }
 
+float HipRiseToFold(const glm::vec3& hip_ms, const glm::vec3& target_ms, float min_distance) {
+  const glm::vec3 d = hip_ms - target_ms;
+  const float side2 = d.x * d.x + d.z * d.z;
+  const float min2 = min_distance * min_distance;
+  if (d.y * d.y + side2 >= min2 || side2 >= min2) return 0.0f;
+  return std::max(0.0f, std::sqrt(min2 - side2) - d.y);
+}
+
+float HipRiseToReach(const glm::vec3& hip_ms, const glm::vec3& target_ms, float reach) {
+  const glm::vec3 d = hip_ms - target_ms;
+  const float side2 = d.x * d.x + d.z * d.z;
+  if (side2 >= reach * reach) return 0.0f;
+  return std::max(0.0f, std::sqrt(reach * reach - side2) - d.y);
+}
+
+float FoldedLegLength(float upper, float lower, float fold_deg) {
+  // The knee's inner angle is 180 degrees less the fold: the law of cosines.
+  const float inner = glm::radians(180.0f - fold_deg);
+  return std::sqrt(
+      std::max(0.0f, upper * upper + lower * lower - 2.0f * upper * lower * std::cos(inner)));
+}
+
 std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3& a_ms,
                                          const glm::vec3& b_ms, const World* prop_of) {
   const glm::vec3 ab = b_ms - a_ms;

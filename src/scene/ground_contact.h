@@ -12,10 +12,15 @@
 // (joint to each child joint) is cast against the props and the solid ladder; a stretch of bone
 // inside a closed surface is listed with its depth. Why: ozz-animation's foot-IK sample and the
 // engines' foot placement do the same per frame; here it is exact, reported, and the same on the
-// command line as in the window. Limits: the floor is the plane y = floor_y (the rest pose's lowest
-// point). One hit per foot (under the ankle): a toe hanging over an edge is not caught.
-// Inside/outside comes from the triangles' winding (counter-clockwise seen from outside), so an
-// open or inverted prop gives no penetrations.
+// command line as in the window. A toe over a step's edge: the surface under the toe is cast too;
+// one higher than the ankle's surface (by kToeStepOfFoot of the foot) carries the foot, flat on it,
+// and a lower one (a toe past the edge) leaves the sole on the ankle's surface, never tilted down
+// into the edge. A step up that would fold a knee past kMaxKneeFoldDeg raises the pelvis
+// (pelvis_drop negative), never stretching the other leg. Limits: the floor is the plane y =
+// floor_y (0, or the rest soles' height for a rig far off 0: RigFacts::floor_y). One hit per foot
+// (under the ankle): a toe hanging over an edge is not caught. Inside/outside comes from the
+// triangles' winding (counter-clockwise seen from outside), so an open or inverted prop gives no
+// penetrations.
 #pragma once
 
 #include <array>
@@ -35,6 +40,12 @@ class World;
 inline constexpr float kPlantedLift = 0.03f;     // m for a 1.8 m body; scaled by height / 1.8
 inline constexpr float kMaxSoleTiltDeg = 30.0f;  // the ankle's range on a slope
 inline constexpr float kMinPelvisLift = 0.25f;   // of the leg's length, above the ground
+// How far (degrees from straight) a knee folds under a foot stood on a surface; a higher step
+// raises the pelvis instead (never so far that the other leg stretches).
+inline constexpr float kMaxKneeFoldDeg = 120.0f;
+// A surface under the toe this far (of the foot's length) above the ankle's surface is a step
+// the toe stands on: the foot stands on it, flat, its heel over the edge.
+inline constexpr float kToeStepOfFoot = 0.05f;
 
 struct FootContact {
   bool contact = false;    // the foot was put on a surface
@@ -67,8 +78,9 @@ struct Penetration {
 
 struct GroundReport {
   bool active = false;               // contact was on this frame
-  float pelvis_drop = 0.0f;          // how far the pelvis was lowered (model units)
-  bool pelvis_drop_limited = false;  // a foot still could not reach (never through the ground)
+  float pelvis_drop = 0.0f;          // how far the pelvis was lowered (negative: raised)
+  bool pelvis_drop_limited = false;  // a foot still could not reach (never through the ground),
+                                     // or a knee still folds past kMaxKneeFoldDeg
   std::array<FootContact, 4> feet;   // by anim::Limb; legs only
   std::vector<Penetration> penetrations;
 };
@@ -86,6 +98,18 @@ glm::quat SoleTilt(const glm::vec3& normal_ms, float max_deg, float* tilt_deg, b
 // 0 when it already reaches. A target farther sideways than the reach needs the hip at its
 // height.
 float HipDropToReach(const glm::vec3& hip_ms, const glm::vec3& target_ms, float reach);
+
+// How far a hip at `hip_ms` must rise (along +Y) to be at least `min_distance` from
+// `target_ms` (a knee folded no further than kMaxKneeFoldDeg); 0 when it already is.
+float HipRiseToFold(const glm::vec3& hip_ms, const glm::vec3& target_ms, float min_distance);
+
+// How far a hip at `hip_ms` may rise (along +Y) with a leg of `reach` still touching
+// `target_ms`; 0 when it already cannot.
+float HipRiseToReach(const glm::vec3& hip_ms, const glm::vec3& target_ms, float reach);
+
+// The shortest hip-to-ankle distance of a leg of bones `upper` and `lower` whose knee folds at
+// most `fold_deg` from straight.
+float FoldedLegLength(float upper, float lower, float fold_deg);
 
 // The stretches of segment a -> b inside the closed surfaces of `bvh` (winding: outside is
 // counter-clockwise); the deepest as a Penetration (bone, child and prop left unset), none when

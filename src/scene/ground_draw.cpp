@@ -5,8 +5,10 @@ namespace ikpose::scene {
 void DrawGroundContacts(const PosingSession& session, float model_height, anim::DebugDraw& draw) {
   const GroundReport& ground = session.ground_report();
   const float size = 0.03f * model_height;
+  // On the bare floor, where every foot stands by default, a ring says nothing.
+  const bool props = session.edits.world && !session.edits.world->props().empty();
   for (const FootContact& foot : ground.feet) {
-    if (!foot.contact) continue;
+    if (!foot.contact || !props) continue;
     const glm::vec4 color =
         foot.tilt_clamped ? glm::vec4(1.0f, 0.7f, 0.1f, 1.0f) : glm::vec4(0.2f, 0.95f, 0.35f, 1.0f);
     // A little above the surface, so the ring is not hidden in it.

@@ -94,11 +94,11 @@ struct PosingEdits {
   bool limits = true;
   // The props (shared and read-only, null for none: a World is never changed once built, so a
   // moved prop is a new World and the pointer says whether they changed); `floor` is the plane
-  // the rest pose stands on; `ground` puts the feet on the floor and props (BuildSession: on
-  // when the situation has props).
+  // y = floor_y() (0, or the rest soles' when far from 0); `ground` puts the feet on the floor
+  // and props (on unless a scenario or the command line says off).
   std::shared_ptr<const World> world;
   bool floor = true;
-  bool ground = false;
+  bool ground = true;
 
   LimbTarget& target(anim::Limb limb) { return targets[static_cast<int>(limb)]; }
   const LimbTarget& target(anim::Limb limb) const { return targets[static_cast<int>(limb)]; }

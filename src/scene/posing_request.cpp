@@ -175,7 +175,7 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
   // Step 0: a ladder in front of the character, sized to it (a scenario's ladder replaces it).
   const anim::Bounds& bounds = session->facts()->rest_bounds;
   if (!bounds.empty()) {
-    const glm::vec3 floor_ms(0.5f * (bounds.min.x + bounds.max.x), bounds.min.y,
+    const glm::vec3 floor_ms(0.5f * (bounds.min.x + bounds.max.x), session->floor_y(),
                              0.5f * (bounds.min.z + bounds.max.z));
     float leg = 0.0f;
     for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
@@ -185,14 +185,13 @@ std::unique_ptr<PosingSession> BuildSituation(const anim::Model& model,
     session->edits.ladder =
         LadderFor(bounds.max.y - bounds.min.y, floor_ms, model.chains.forward_ms, leg);
   }
-  // The world: props and floor; feet stand on them when there are props, unless told.
+  // The world: props and floor; feet stand on them unless told.
   session->edits.world = request.world;
   session->FitLadderToProps();  // a ladder prop is the ladder the scenario snaps to
   const std::optional<Scenario>& scenario = request.scenario;
   session->edits.floor = !scenario || scenario->floor.value_or(true);
-  const bool has_props = request.world && !request.world->props().empty();
   session->edits.ground =
-      request.ground.value_or(scenario && scenario->ground ? *scenario->ground : has_props);
+      request.ground.value_or(scenario && scenario->ground ? *scenario->ground : true);
   if (!StartPose(request, *session, error)) return nullptr;
   // A ready pose first: the scenario's and the command line's own entries then go over it.
   std::optional<ReadyPose> ready = request.ready;

@@ -8,6 +8,19 @@ namespace ikpose::scene {
 
 namespace {
 
+// A foot already standing as the ground would put it (the rest pose on the floor): left as it
+// is, so that contact on by default moves no bone of a pose that stands.
+bool StandsAlready(const anim::Pose& pose, const anim::LimbChain& chain, const FootContact& on,
+                   float height) {
+  if (!on.contact) return false;
+  const glm::quat q = anim::RotationMs(pose, chain.end);
+  const glm::quat& r = on.rotation_ms;
+  const float turn = std::min(glm::length(glm::vec4(q.x - r.x, q.y - r.y, q.z - r.z, q.w - r.w)),
+                              glm::length(glm::vec4(q.x + r.x, q.y + r.y, q.z + r.z, q.w + r.w)));
+  return glm::distance(anim::EndPositionMs(chain, pose), on.ankle_target_ms) < 1e-6f * height &&
+         turn < 1e-5f;
+}
+
 // Solves one target on `pose` (from the rest rotations of its two bones when asked).
 anim::ChainSolveResult SolveTarget(const anim::Model& model, const anim::LimbChain& chain,
                                    const LimbTarget& t, const anim::Pose& rest, bool report,
@@ -284,7 +297,8 @@ void PosingSession::Evaluate() {
     }
     if (ground_.feet[static_cast<int>(limb)].moves() && t.enabled) {
       const FootContact& on = ground_.feet[static_cast<int>(limb)];
-      result = SolveToGoal(limb, t, EndGoal{on.ankle_target_ms, on.rotation_ms}, 1.0f);
+      if (t.given || !StandsAlready(pose_, chain(limb), on, facts_->height))
+        result = SolveToGoal(limb, t, EndGoal{on.ankle_target_ms, on.rotation_ms}, 1.0f);
     } else if (t.given && t.enabled && t.grip && t.rung >= 0 && edits.ladder_enabled) {
       result = SolveOnRung(limb, t);
     } else if (follow && !t.given && t.enabled) {

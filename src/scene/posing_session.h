@@ -103,7 +103,7 @@ class PosingSession {
 
   // What the last Evaluate did to put the feet on the ground, and what is inside a prop.
   const GroundReport& ground_report() const { return ground_; }
-  // The height of the floor (the rest pose's lowest point), model space.
+  // The height of the floor (0, or the rest soles' when far from 0: RigFacts::floor_y).
   float floor_y() const { return facts_->floor_y; }
 
   // The prop whose rungs are the ladder (scene/prop_rungs.h), -1 when the ladder is its own.

@@ -24,8 +24,8 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
   const float scale = facts_->height / 1.8f;  // the thresholds are for a 1.8 m body
   const bool body_moved = edits.body != BodyMove{};
   const bool follow = edits.ladder_enabled && edits.ladder_follows_clip && climb_.rate > 0.0f;
-  float drop = 0.0f;
-  float lowest_drop_allowed = 1e30f;
+  float drop = 0.0f, rise = 0.0f;
+  float lowest_drop_allowed = 1e30f, highest_rise_allowed = 1e30f;
   for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
     const int i = static_cast<int>(limb);
     const LimbTarget& t = target(limb);
@@ -69,32 +69,80 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     }
     foot.contact = true;
     foot.prop = prop;
-    foot.hit_ms = hit->point_ms;
-    foot.normal_ms = hit->normal_ms;
-    const glm::quat tilt =
-        SoleTilt(hit->normal_ms, kMaxSoleTiltDeg, &foot.tilt_deg, &foot.tilt_clamped);
     // Flat as at rest, heading where the pose (clip) turns it about the vertical, laid onto the
     // surface: a planted foot's sole on the ground, not the clip's heel or toe roll.
     const glm::quat rest_ms = anim::RotationMs(facts_->rest, c.end);
     const glm::quat delta = anim::RotationMs(base_, c.end) * glm::inverse(rest_ms);
     glm::quat heading(delta.w, 0.0f, delta.y, 0.0f);
     heading = glm::length(heading) > 1e-6f ? glm::normalize(heading) : glm::quat(1, 0, 0, 0);
-    foot.rotation_ms = glm::normalize(tilt * heading * rest_ms);
-    foot.ankle_target_ms = hit->point_ms + hit->normal_ms * foot.rest_ankle_height;
+    const auto stand_on = [&](const glm::vec3& point_ms, const glm::vec3& normal_ms) {
+      foot.hit_ms = point_ms;
+      foot.normal_ms = normal_ms;
+      const glm::quat tilt =
+          SoleTilt(normal_ms, kMaxSoleTiltDeg, &foot.tilt_deg, &foot.tilt_clamped);
+      foot.rotation_ms = glm::normalize(tilt * heading * rest_ms);
+      foot.ankle_target_ms = point_ms + normal_ms * foot.rest_ankle_height;
+    };
+    stand_on(hit->point_ms, hit->normal_ms);
+    // The toe over a step's edge: a surface under it higher than the ankle's carries the foot
+    // (flat on it, the heel over the edge); a lower one leaves the sole where it is.
+    if (toe >= 0) {
+      const glm::vec3 rest_toe_off =
+          anim::PositionMs(facts_->rest, toe) - anim::PositionMs(facts_->rest, c.end);
+      const glm::vec3 toe_ms =
+          foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off;
+      int toe_prop = -1;
+      const std::optional<RayHit> toe_hit = GroundBelow(
+          edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(toe_ms.x, hip_y, toe_ms.z),
+          hip_y - ankle.y + 2.0f * reach, &toe_prop);
+      const float step = toe_hit ? glm::dot(toe_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
+      if (toe_hit && toe_hit->normal_ms.y > 0.0f &&
+          step > kToeStepOfFoot * glm::length(rest_toe_off)) {
+        // Under the ankle, on the toe's surface's plane (vertically).
+        const glm::vec3& n = toe_hit->normal_ms;
+        const glm::vec3 along = foot.hit_ms - toe_hit->point_ms;
+        const glm::vec3 under(foot.hit_ms.x,
+                              toe_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
+                              foot.hit_ms.z);
+        foot.prop = toe_prop;
+        stand_on(under, n);
+      }
+    }
     const glm::vec3 hip = anim::PositionMs(base_, c.upper);
     drop = std::max(drop, HipDropToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
     // The pelvis stays a quarter of a leg above the ground under it.
     const float body_y = anim::PositionMs(base_, body_bone_ >= 0 ? body_bone_ : c.upper).y;
     lowest_drop_allowed =
-        std::min(lowest_drop_allowed, body_y - hit->point_ms.y - kMinPelvisLift * reach);
+        std::min(lowest_drop_allowed, body_y - foot.hit_ms.y - kMinPelvisLift * reach);
+    // A step up the knee would fold past its range under: the pelvis rises, but no further
+    // than this leg still reaches.
+    const float folded = FoldedLegLength(c.upper_length, c.lower_length, kMaxKneeFoldDeg);
+    rise = std::max(rise, HipRiseToFold(hip, foot.ankle_target_ms, folded));
+    highest_rise_allowed =
+        std::min(highest_rise_allowed, HipRiseToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
   }
-  if (drop > 0.0f && body_bone_ >= 0) {
+  if (body_bone_ < 0) return;
+  if (drop > 0.0f) {
     const float allowed = std::max(0.0f, lowest_drop_allowed);
     ground_.pelvis_drop_limited = drop > allowed;
     ground_.pelvis_drop = std::min(drop, allowed);
-    if (ground_.pelvis_drop > 0.0f)
-      anim::ShiftBoneMs(model_->skeleton, body_bone_, {0.0f, -ground_.pelvis_drop, 0.0f}, base_);
+  } else if (rise > 0.0f) {
+    // A leg placed elsewhere (not on the ground) is not stretched by the rise either.
+    for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+      const LimbTarget& t = target(limb);
+      if (ground_.feet[static_cast<std::size_t>(limb)].contact || !placed(limb) || !t.enabled)
+        continue;
+      const anim::LimbChain& c = chain(limb);
+      highest_rise_allowed = std::min(highest_rise_allowed,
+                                      HipRiseToReach(anim::PositionMs(base_, c.upper), t.target_ms,
+                                                     0.9999f * (c.upper_length + c.lower_length)));
+    }
+    const float allowed = std::max(0.0f, highest_rise_allowed);
+    ground_.pelvis_drop_limited = rise > allowed;
+    ground_.pelvis_drop = -std::min(rise, allowed);
   }
+  if (ground_.pelvis_drop != 0.0f)
+    anim::ShiftBoneMs(model_->skeleton, body_bone_, {0.0f, -ground_.pelvis_drop, 0.0f}, base_);
 }
 
 void PosingSession::MeasureGroundContact() {
@@ -115,6 +163,7 @@ void PosingSession::MeasureGroundContact() {
   // than a hundredth of the body left out (fingers, twist bones).
   ground_.penetrations.clear();
   const bool ladder_shown = edits.ladder_enabled && ladder_now_.Valid();
+  if (!edits.world && !ladder_shown) return;  // the floor alone: nothing to be inside
   // A ladder prop's solid is the prop's own, in the world's BVH.
   const bool ladder_solid = ladder_shown && ladder_prop_ < 0;
   if (ladder_solid && (!ladder_bvh_ || !(ladder_bvh_of_ == ladder_now_))) {

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 
 #include "anim/mirror.h"
 #include "anim/model.h"
@@ -24,8 +25,12 @@ struct RigFacts {
   int bone_count = 0;
   anim::Pose rest;
   anim::Bounds rest_bounds;  // the skinned rest mesh (the joints for a model with no mesh)
-  float floor_y = 0.f;       // its lowest point (0 when empty)
-  float height = 1.f;        // its height, at least 1e-6 (1 when empty)
+  float lowest_y = 0.f;      // its lowest point (0 when empty): the soles at rest
+  // The floor it stands on: y = 0 when the rest soles are within kPlantedLift (scaled) of it,
+  // else at the rest soles, with floor_note saying so (a rig made with its origin at the hips).
+  float floor_y = 0.f;
+  std::string floor_note;
+  float height = 1.f;  // its height, at least 1e-6 (1 when empty)
   anim::MirrorMap mirror_map;
   std::array<HandShape, 4> hands;  // arms only, indexed by anim::Limb
   std::array<FootShape, 4> feet;   // legs only

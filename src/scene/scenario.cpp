@@ -504,8 +504,7 @@ Scenario ScenarioFromEdits(const PosingEdits& edits, const anim::Model& model,
     }
   }
   if (!edits.floor) s.floor = false;
-  const bool default_ground = edits.world && !edits.world->props().empty();
-  if (edits.ground != default_ground) s.ground = edits.ground;
+  if (!edits.ground) s.ground = false;  // on unless told
   if (!edits.body_help) s.body_help = false;
   if (!edits.limits) s.limits = false;
   return s;

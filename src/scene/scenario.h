@@ -61,7 +61,7 @@ struct Scenario {
   bool ladder_fit_body = false;      // then the pelvis where a climber's is (FitBodyToLadder)
   bool ladder_follows_clip = false;  // PosingSession::ladder_follows_clip
   // Props (files relative to the scenario's folder, or absolute), the floor and ground contact
-  // (absent: the floor is there; contact is on when there are props).
+  // (absent: the floor is there and contact is on).
   std::vector<PropPlacement> props;
   std::optional<bool> floor;
   std::optional<bool> ground;

@@ -45,6 +45,8 @@ std::vector<SizeWarning> SizeWarnings(const PosingSession& session) {
     }
   }
   if (!session.ladder_note().empty()) out.push_back({-1, session.ladder_note()});
+  if (session.edits.ground && session.edits.floor && !session.facts()->floor_note.empty())
+    out.push_back({-1, session.facts()->floor_note});
   if (!session.edits.world) return out;
   const std::vector<Prop>& props = session.edits.world->props();
   for (std::size_t i = 0; i < props.size(); ++i) {

@@ -7,7 +7,8 @@
 // rungs are out of the legs' reach (rungs more than kRungsApartOfLeg of a leg apart, or a first
 // rung over kFirstRungOfLeg of a leg up), with the spacing as a multiple of the character's
 // height; and why a prop marked (or found) to be a ladder gives no rungs
-// (PosingSession::ladder_note). Why: units are the commonest trap with files from elsewhere (glTF
+// (PosingSession::ladder_note); and that a rig's rest soles are far from y = 0, so its floor is at
+// them (RigFacts::floor_note). Why: units are the commonest trap with files from elsewhere (glTF
 // is in metres, FBX often in centimetres), and feet standing on a step a hundred times too big look
 // like a bug rather than a size. `pose`, `render`, `view` print these lines and the panel shows
 // them. Limits: a prop is judged by its placed box, not its shape; a long flat prop (a floor, a

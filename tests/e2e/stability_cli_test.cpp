@@ -80,11 +80,12 @@ Leg LeftLeg() {
   return leg;
 }
 
-// The grid of the seed's left leg seen from the character's left side, centred on a target.
+// The grid of the seed's left leg seen from the character's left side, centred on a target;
+// the ground off: the grid maps the solve's answer to targets below the floor too.
 json SideGrid(Vec target) {
   const ProgramResult run =
       RunIkpose({"pose", "--policy", "seed", "--target", "left_leg=" + Arg(target), "--stability",
-                 "left_leg", "--stability-view", "90,0", "--json"});
+                 "left_leg", "--stability-view", "90,0", "--ground", "off", "--json"});
   EXPECT_EQ(run.exit_code, 0) << run.err;
   return json::parse(run.out)["stability"];
 }
@@ -171,8 +172,9 @@ TEST(StabilityCli, EachCellPosesAsPoseDoesWithThatTarget) {
   const json grid = SideGrid(SweepTargets()[20]);
   for (std::size_t i : {std::size_t{3 * 25 + 20}, std::size_t{18 * 25 + 4}}) {
     const json& cell = grid["cells"][i];
-    const ProgramResult pose = RunIkpose(
-        {"pose", "--policy", "seed", "--target", "left_leg=" + Arg(V(cell["target"])), "--json"});
+    const ProgramResult pose =
+        RunIkpose({"pose", "--policy", "seed", "--target", "left_leg=" + Arg(V(cell["target"])),
+                   "--ground", "off", "--json"});
     ASSERT_EQ(pose.exit_code, 0) << pose.err;
     const Vec knee = V(json::parse(pose.out)["chains"]["left_leg"]["b"]);
     EXPECT_LT(Norm(knee - V(cell["knee"])), 1e-5) << cell.dump();

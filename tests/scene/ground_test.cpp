@@ -136,7 +136,12 @@ void ExpectFootOnSurface(const PosingSession& session, const Character& c, const
   EXPECT_LE(f.height_error, tolerance);
   // The knee ahead of the line from hip to ankle, along the character's front.
   const anim::ChainSolveResult& r = session.result(leg);
-  ASSERT_TRUE(r.ok) << r.error;
+  if (!r.ok) {  // left standing where it rests (on the floor): not solved, not moved
+    EXPECT_LT(glm::distance(anim::PositionMs(session.pose(), foot),
+                            anim::PositionMs(session.rest_pose(), foot)),
+              1e-5f * c.height);
+    return;
+  }
   const glm::vec3 along = glm::normalize(r.end_ms - r.hip_ms);
   const glm::vec3 off = (r.knee_ms - r.hip_ms) - glm::dot(r.knee_ms - r.hip_ms, along) * along;
   EXPECT_GE(glm::dot(off, session.chains().forward_ms), -1e-4f * c.height);
@@ -233,7 +238,8 @@ Character Load(const fs::path& path) {
   EXPECT_TRUE(asset::TryLoadModel(path, &c.model, &error)) << error;
   const anim::Bounds b = anim::ComputeBounds(c.model, anim::RestPose(c.model.skeleton));
   c.height = b.max.y - b.min.y;
-  c.floor_y = b.min.y;
+  // The floor: y = 0, unless the rest soles are more than 3 cm (for 1.8 m) off it.
+  c.floor_y = std::abs(b.min.y) <= 0.03f * c.height / 1.8f ? 0.0f : b.min.y;
   return c;
 }
 
@@ -252,13 +258,28 @@ TEST(GroundContact, SharedCharactersStandOnBoxStepAndRamp) {
   }
 }
 
-TEST(GroundContact, OffWithoutPropsAndWhenTurnedOff) {
+TEST(GroundContact, OnTheFloorByDefaultAndOffWhenTurnedOff) {
   const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
   PosingRequest plain;
   std::string error;
   auto s = BuildSession(c.model, plain, &error);
   ASSERT_TRUE(s) << error;
-  EXPECT_FALSE(s->ground_report().active);  // no props: the pose is what it always was
+  // No props: the feet stand on the floor at y = 0, where the rest pose already has them, so
+  // no bone moves.
+  ASSERT_TRUE(s->ground_report().active);
+  EXPECT_EQ(s->floor_y(), 0.0f);
+  for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(leg)];
+    EXPECT_TRUE(f.contact);
+    EXPECT_EQ(f.prop, -1);
+    EXPECT_NEAR(f.hit_ms.y, 0.0f, 1e-6f);
+  }
+  EXPECT_EQ(s->ground_report().pelvis_drop, 0.0f);
+  for (int b = 0; b < c.model.skeleton.size(); ++b) {
+    EXPECT_LT(glm::distance(anim::PositionMs(s->pose(), b), anim::PositionMs(s->rest_pose(), b)),
+              1e-4f)
+        << c.model.skeleton.names[static_cast<std::size_t>(b)];
+  }
   PosingRequest off;
   off.world = MakeWorld({Box("box", {0.0f, 0.0f, -0.3f}, {0.3f, 0.2f, 0.3f})});
   off.ground = false;
@@ -268,6 +289,113 @@ TEST(GroundContact, OffWithoutPropsAndWhenTurnedOff) {
   // The left ankle stays where the rest pose has it, inside the box.
   EXPECT_NEAR(anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->pose()).y,
               anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->rest_pose()).y, 1e-6f);
+}
+
+// A rig made with its origin at the hips (its soles a metre below 0) would sink through a floor
+// at 0: its floor is at its soles, and a line says so; a rig a few millimetres off 0 stands on 0.
+TEST(GroundContact, TheFloorIsAtZeroUnlessTheRestSolesAreFarFromIt) {
+  Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  for (float shift : {-1.0f, 0.004f}) {
+    SCOPED_TRACE(shift);
+    anim::Model moved = c.model;
+    for (std::size_t b = 0; b < moved.skeleton.parents.size(); ++b) {
+      if (moved.skeleton.parents[b] < 0) moved.skeleton.rest_ls[b].translation.y += shift;
+    }
+    PosingRequest request;
+    request.world =
+        MakeWorld({Box("box", {0.0f, shift - 0.1f, -0.3f}, {0.3f, shift + 0.2f, 0.3f})});
+    std::string error;
+    auto s = BuildSession(moved, request, &error);
+    ASSERT_TRUE(s) << error;
+    const float lowest = s->facts()->lowest_y;
+    EXPECT_NEAR(lowest, shift, 1e-3f);
+    const bool far = shift < 0.0f;
+    EXPECT_EQ(s->floor_y(), far ? lowest : 0.0f);
+    EXPECT_EQ(s->facts()->floor_note.empty(), !far);
+    // The box's top 0.2 over the rest soles: the ankle at its rest height over the floor, over
+    // the top (the rig 4 mm up stays 4 mm up).
+    const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)];
+    ASSERT_TRUE(f.contact);
+    const float rest_y = anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->rest_pose()).y;
+    EXPECT_NEAR(anim::EndPositionMs(s->chain(Limb::kLeftLeg), s->pose()).y,
+                shift + 0.2f + rest_y - s->floor_y(), 1e-3f);
+  }
+}
+
+// A foot half on a step, along the foot: the ankle over the edge with the toe on the step stands
+// on the step (heel over the edge, not sunk into it); the ankle on the step with the toe past
+// the edge keeps its sole flat on the step, not tilted down into the edge.
+TEST(GroundContact, AToeOverAStepsEdge) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  PosingSession probe(c.model);
+  const int foot = probe.chain(Limb::kLeftLeg).end;
+  const int toe = c.model.skeleton.Children(foot).front();
+  const glm::vec3 ankle = anim::PositionMs(probe.rest_pose(), foot);
+  const glm::vec3 toe_rest = anim::PositionMs(probe.rest_pose(), toe);
+  ASSERT_GT(toe_rest.z - ankle.z, 0.05f);  // the toe ahead of the ankle along +Z
+  const float edge_z = 0.5f * (ankle.z + toe_rest.z);
+  const float top = 0.1f;
+  for (bool toe_on_step : {true, false}) {
+    SCOPED_TRACE(toe_on_step ? "toe on the step" : "ankle on the step");
+    PosingRequest request;
+    const float x0 = ankle.x - 0.06f, x1 = ankle.x + 0.06f;
+    request.world = MakeWorld({toe_on_step ? Box("step", {x0, 0.0f, edge_z}, {x1, top, 1.0f})
+                                           : Box("step", {x0, 0.0f, -1.0f}, {x1, top, edge_z})});
+    std::string error;
+    auto s = BuildSession(c.model, request, &error);
+    ASSERT_TRUE(s) << error;
+    const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)];
+    ASSERT_TRUE(f.contact);
+    EXPECT_EQ(f.prop, 0);
+    EXPECT_NEAR(f.tilt_deg, 0.0f, 0.01f);
+    EXPECT_NEAR(anim::PositionMs(s->pose(), foot).y, top + ankle.y, 2e-3f);
+    EXPECT_NEAR(anim::PositionMs(s->pose(), toe).y, top + toe_rest.y, 2e-3f);
+    EXPECT_LE(f.height_error, 2e-3f);
+    test::ExpectBonesUnstretched(*s);
+  }
+}
+
+// Both feet on a box higher than a knee folds under: the pelvis rises (pelvis_drop negative),
+// each ankle on the top at its rest height, no knee folded past kMaxKneeFoldDeg, no leg
+// stretched; the same box under one foot only is held by the other leg's reach.
+TEST(GroundContact, APelvisRisesOverAStepTooHighForTheKnees) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  const float top = 0.55f;
+  for (bool both : {true, false}) {
+    SCOPED_TRACE(both ? "both feet" : "one foot");
+    PosingRequest request;
+    request.world = MakeWorld({Box("box", {both ? -0.5f : 0.0f, 0.0f, -0.3f}, {0.5f, top, 0.3f})});
+    std::string error;
+    auto s = BuildSession(c.model, request, &error);
+    ASSERT_TRUE(s) << error;
+    const GroundReport& g = s->ground_report();
+    if (both) {
+      EXPECT_LT(g.pelvis_drop, -0.05f);
+      EXPECT_FALSE(g.pelvis_drop_limited);
+    } else {
+      EXPECT_LE(g.pelvis_drop, 0.0f);
+      EXPECT_TRUE(g.pelvis_drop_limited);  // the floor leg cannot follow the pelvis up
+    }
+    for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      const anim::LimbChain& ch = s->chain(leg);
+      const glm::vec3 hip = anim::PositionMs(s->pose(), ch.upper);
+      const glm::vec3 knee = anim::PositionMs(s->pose(), ch.lower);
+      const glm::vec3 end = anim::PositionMs(s->pose(), ch.end);
+      const float reach = ch.upper_length + ch.lower_length;
+      EXPECT_LE(glm::distance(hip, end), reach * (1.0f + 1e-4f));
+      const float fold =
+          180.0f -
+          glm::degrees(std::acos(glm::clamp(
+              glm::dot(glm::normalize(hip - knee), glm::normalize(end - knee)), -1.0f, 1.0f)));
+      const bool on_box = both || leg == Limb::kLeftLeg;
+      if (both) {
+        EXPECT_LE(fold, kMaxKneeFoldDeg + 0.5f) << anim::LimbName(leg);
+      }
+      const float rest_y = anim::PositionMs(s->rest_pose(), ch.end).y;
+      EXPECT_NEAR(end.y, rest_y + (on_box ? top : 0.0f), 2e-3f) << anim::LimbName(leg);
+    }
+    test::ExpectBonesUnstretched(*s);
+  }
 }
 
 TEST(GroundContact, PlacedFootTargetBelowASurfaceStandsOnIt) {

@@ -294,10 +294,9 @@ TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
     return world;
   };
   session.edits.world = world_with_box_at({0.3f, 0.0f, 0.3f});
-  session.edits.ground = true;
   session.Evaluate();
   ASSERT_TRUE(history.Commit(session));
-  EXPECT_EQ(history.undo_label(), "add prop and 1 more");  // and the ground on
+  EXPECT_EQ(history.undo_label(), "add prop");  // the ground is on by default
   const std::shared_ptr<const World> added = session.edits.world;
   session.edits.world = world_with_box_at({0.5f, 0.0f, 0.3f});
   session.Evaluate();
@@ -308,9 +307,14 @@ TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
   EXPECT_EQ(session.edits.world, added);
   ASSERT_TRUE(history.Undo(session));
   EXPECT_EQ(session.edits.world, nullptr);
-  EXPECT_FALSE(session.edits.ground);
   ASSERT_TRUE(history.Redo(session));
   EXPECT_EQ(session.edits.world, added);
+  // Turning the ground off is a step of its own.
+  session.edits.ground = false;
+  session.Evaluate();
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "ground off");
+  ASSERT_TRUE(history.Undo(session));
   EXPECT_TRUE(session.edits.ground);
 }
 
