@@ -114,6 +114,17 @@ std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session
   return solved;
 }
 
+asset::Json LadderInputReport(const scene::LadderInput& l) {
+  asset::Json j = {{"base", asset::ToJson(l.base_ms)}};
+  if (l.rung_spacing) j["rung_spacing"] = *l.rung_spacing;
+  if (l.rung_count) j["rung_count"] = *l.rung_count;
+  if (l.rail_width) j["rail_width"] = *l.rail_width;
+  if (l.rung_radius) j["rung_radius"] = *l.rung_radius;
+  if (l.first_rung_height) j["first_rung_height"] = *l.first_rung_height;
+  if (l.yaw_deg) j["yaw_deg"] = *l.yaw_deg;
+  return j;
+}
+
 asset::Json SessionReport(const scene::PosingSession& session) {
   asset::Json report = asset::PoseReport(session.model(), session.base_pose(), session.pose(),
                                          SolvedChains(session));

@@ -15,6 +15,7 @@
 
 #include "asset/report.h"
 #include "scene/posing_session.h"
+#include "scene/trace.h"
 
 namespace ikpose::app {
 
@@ -22,6 +23,10 @@ namespace ikpose::app {
 std::vector<asset::SolvedChain> SolvedChains(const scene::PosingSession& session);
 
 asset::Json SessionReport(const scene::PosingSession& session);
+
+// A ladder as a game sent it or a trace frame holds it: the base and each size it gives, as
+// the window's reports write them (the timeline's frame, the link's newest frame).
+asset::Json LadderInputReport(const scene::LadderInput& ladder);
 
 // With a mirror on and an asymmetric rest: one line saying so (mirrored anyway); on a rig
 // without left/right pairs, one line saying nothing was mirrored; else "".

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/pose_report.h"
 #include "app/viewer_state.h"
 #include "app/viewer_trace.h"
 
@@ -145,14 +146,7 @@ asset::Json LastKeyReport(const ViewerLink& link) {
   asset::Json j = {{"time", key.time}, {"clip_time", nullptr}, {"ladder", nullptr}};
   if (const std::optional<float> clip_time = key.ClipTimeAt(key.time)) j["clip_time"] = *clip_time;
   if (key.ladder) {
-    const scene::LadderInput& l = *key.ladder;
-    j["ladder"] = {{"base", asset::ToJson(l.base_ms)}};
-    if (l.rung_spacing) j["ladder"]["rung_spacing"] = *l.rung_spacing;
-    if (l.rung_count) j["ladder"]["rung_count"] = *l.rung_count;
-    if (l.rail_width) j["ladder"]["rail_width"] = *l.rail_width;
-    if (l.rung_radius) j["ladder"]["rung_radius"] = *l.rung_radius;
-    if (l.first_rung_height) j["ladder"]["first_rung_height"] = *l.first_rung_height;
-    if (l.yaw_deg) j["ladder"]["yaw_deg"] = *l.yaw_deg;
+    j["ladder"] = LadderInputReport(*key.ladder);
   }
   j["props"] = asset::Json::array();
   for (const scene::PropInput& p : key.props) {

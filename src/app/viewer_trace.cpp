@@ -5,6 +5,7 @@
 
 #include "anim/file_paths.h"
 #include "app/pose_plan.h"
+#include "app/pose_report.h"
 #include "app/prop_option.h"
 #include "app/viewer_state.h"
 #include "scene/trace_replay.h"
@@ -352,15 +353,9 @@ asset::Json TimelineReport(const ViewerState& state) {
     // The situation recorded with it: the clip's time, the ladder in force, where the props stood.
     j["clip_time"] = frame.clip_time ? asset::Json(*frame.clip_time) : asset::Json(nullptr);
     j["ladder"] = nullptr;
-    if (frame.ladder) {
-      const scene::Ladder ladder = frame.ladder->Over(scene::Ladder{});
-      j["ladder"] = {{"base", asset::ToJson(ladder.base_ms)},
-                     {"rung_spacing", ladder.rung_spacing},
-                     {"rung_count", ladder.rung_count},
-                     {"rail_width", ladder.rail_width},
-                     {"rung_radius", ladder.rung_radius},
-                     {"first_rung_height", ladder.first_rung_height},
-                     {"yaw_deg", ladder.yaw_deg}};
+    if (frame.ladder) {  // whole: the sizes it left out are the default ladder's
+      j["ladder"] =
+          LadderInputReport(scene::LadderInput::Whole(frame.ladder->Over(scene::Ladder{})));
     }
     asset::Json props = asset::Json::array();
     for (const scene::PropInput& p : frame.props) {
