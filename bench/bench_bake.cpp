@@ -9,8 +9,8 @@
 
 #include "asset/export_gltf.h"
 #include "asset/load_model.h"
-#include "scene/bake.h"
-#include "scene/scenario.h"
+#include "scene/files/scenario.h"
+#include "scene/trace/bake.h"
 
 namespace {
 
@@ -65,8 +65,12 @@ void RunBake(benchmark::State& state, bool lock_feet) {
   state.counters["frames_per_s"] = benchmark::Counter(frames, benchmark::Counter::kIsRate);
 }
 
-void BM_BakeLadderClimb(benchmark::State& state) { RunBake(state, false); }
-void BM_BakeLadderClimbLockFeet(benchmark::State& state) { RunBake(state, true); }
+void BM_BakeLadderClimb(benchmark::State& state) {
+  RunBake(state, false);
+}
+void BM_BakeLadderClimbLockFeet(benchmark::State& state) {
+  RunBake(state, true);
+}
 
 void BM_WriteBakedGlb(benchmark::State& state) {
   const Climb& climb = TheClimb();

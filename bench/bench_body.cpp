@@ -10,7 +10,7 @@
 
 #include "asset/load_model.h"
 #include "bench_model.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include "asset/load_model.h"
 #include "bench_model.h"
 #include "render/palette_buffer.h"
-#include "scene/overlays.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
+#include "scene/view/overlays.h"
 
 namespace {
 

@@ -10,10 +10,10 @@
 #include <memory>
 
 #include "asset/load_model.h"
-#include "scene/ground_contact.h"
-#include "scene/posing_request.h"
-#include "scene/solid_shapes.h"
-#include "scene/world.h"
+#include "scene/road/posing_request.h"
+#include "scene/world/ground_contact.h"
+#include "scene/world/solid_shapes.h"
+#include "scene/world/world.h"
 
 namespace {
 

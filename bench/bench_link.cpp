@@ -30,9 +30,9 @@
 #include "ikpose_link.h"
 #include "render/model_renderer.h"
 #include "render/render_target.h"
-#include "scene/posing_session.h"
-#include "scene/targets_stream.h"
-#include "scene/timeline.h"
+#include "scene/files/targets_stream.h"
+#include "scene/session/posing_session.h"
+#include "scene/trace/timeline.h"
 
 namespace {
 

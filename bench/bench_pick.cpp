@@ -9,7 +9,7 @@
 #include "anim/skinning.h"
 #include "asset/load_model.h"
 #include "bench_model.h"
-#include "scene/surface_pick.h"
+#include "scene/world/surface_pick.h"
 
 namespace {
 

@@ -12,8 +12,8 @@
 #include <string>
 
 #include "asset/load_model.h"
-#include "scene/rig_facts.h"
-#include "scene/trace_replay.h"
+#include "scene/session/rig_facts.h"
+#include "scene/trace/trace_replay.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Fuzz target: a pose library's folder as the viewer reads it (scene/pose_library.h) and the
+// Fuzz target: a pose library's folder as the viewer reads it (scene/files/pose_library.h) and the
 // thumbnail decoded as the library panel decodes it (render/png_file.h). The input's first two
 // bytes say how much of the rest is NAME.json; what follows is NAME.png. The entry must be a
 // usable pose or one line of error, and a thumbnail decodes within its size limit or not at all.
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "render/png_file.h"
-#include "scene/pose_library.h"
+#include "scene/files/pose_library.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Fuzz target: pose files (scene/pose_file.h), from the text on; any input must give a pose
+// Fuzz target: pose files (scene/files/pose_file.h), from the text on; any input must give a pose
 // file of unit quaternions and finite numbers, or a one-line error.
 #include <cmath>
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "scene/pose_file.h"
+#include "scene/files/pose_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -1,11 +1,11 @@
-// Fuzz target: scenario files (scene/scenario.h), from the text on; any input must give a
+// Fuzz target: scenario files (scene/files/scenario.h), from the text on; any input must give a
 // scenario or an error, never a crash, a hang or a huge allocation.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "scene/scenario.h"
+#include "scene/files/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

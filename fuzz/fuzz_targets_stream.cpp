@@ -1,4 +1,4 @@
-// Fuzz target: targets arriving in pieces over the live link (scene/targets_stream.h). The
+// Fuzz target: targets arriving in pieces over the live link (scene/files/targets_stream.h). The
 // lines themselves go through trace_file's targets parser, which fuzz_trace_file covers; this
 // covers the cutting into lines, the bounds and the close. The first byte picks where the rest
 // is cut. Any input must give keys or one error line, never a crash, a hang or a huge
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scene/targets_stream.h"
+#include "scene/files/targets_stream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace scene = ikpose::scene;

@@ -1,5 +1,5 @@
-// Fuzz target: trace files and targets files (scene/trace_file.h), from the text on; any input
-// must give frames or one error line, never a crash, a hang or a huge allocation. What is
+// Fuzz target: trace files and targets files (scene/files/trace_file.h), from the text on; any
+// input must give frames or one error line, never a crash, a hang or a huge allocation. What is
 // accepted must write back to text that reads back to the same frames. A targets file read
 // line by line into the frame index (ReadTargetsFile, from an in-memory file) must give at
 // every frame what the whole file gives, with at most one key a frame.
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "scene/trace_file.h"
+#include "scene/files/trace_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

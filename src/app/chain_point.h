@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "scene/posing_request.h"
+#include "scene/road/posing_request.h"
 
 namespace ikpose::app {
 

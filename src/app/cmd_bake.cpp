@@ -15,7 +15,7 @@
 #include "asset/export_gltf.h"
 #include "asset/gltf_document.h"
 #include "asset/load_model.h"
-#include "scene/bake.h"
+#include "scene/trace/bake.h"
 
 namespace ikpose::app {
 

@@ -17,7 +17,7 @@
 #include "asset/export_gltf.h"
 #include "asset/gltf_document.h"
 #include "asset/load_model.h"
-#include "scene/pose_file.h"
+#include "scene/files/pose_file.h"
 
 namespace ikpose::app {
 

@@ -16,12 +16,12 @@
 #include "app/link_targets.h"
 #include "app/prop_option.h"
 #include "asset/load_model.h"
-#include "scene/foot_lock.h"
-#include "scene/pop_detector.h"
-#include "scene/rig_facts.h"
-#include "scene/trace.h"
-#include "scene/trace_file.h"
-#include "scene/trace_replay.h"
+#include "scene/files/trace_file.h"
+#include "scene/session/foot_lock.h"
+#include "scene/session/rig_facts.h"
+#include "scene/session/trace.h"
+#include "scene/trace/pop_detector.h"
+#include "scene/trace/trace_replay.h"
 
 namespace ikpose::app {
 

@@ -8,15 +8,15 @@
 // held from its last line at or before that time; it is built through the one road
 // (app::PlanPose, scene::BuildSession) and solved from that frame's input pose alone (the
 // clip's, else the rest pose), as a game's IK pass would: nothing carries over between frames.
-// Every frame is recorded (scene/trace.h) and searched for pops (scene/pop_detector.h); the
-// same inputs are replayed under seed, natural and pole (pole only when the targets have poles)
-// to count each policy's pops, two frames at a time. `--out` writes the trace file
-// (scene/trace_file.h) frame by frame as each is solved, put in place at the end; `--json`
-// prints the summary, `--fail-on-pop` exits 1 when a pop is found. Memory: the targets index
-// (scene::ReadTargetsFile, at most one key a frame) and the solved frames (800 bytes each);
-// each frame's input is made again from the index when needed.
-// Why: a game's IK bug report is a path of targets; this turns it into numbers, pops with a
-// cause, and a file the viewer can scrub.
+// Every frame is recorded (scene/session/trace.h) and searched for pops
+// (scene/trace/pop_detector.h); the same inputs are replayed under seed, natural and pole (pole
+// only when the targets have poles) to count each policy's pops, two frames at a time. `--out`
+// writes the trace file (scene/files/trace_file.h) frame by frame as each is solved, put in place
+// at the end; `--json` prints the summary, `--fail-on-pop` exits 1 when a pop is found. Memory: the
+// targets index (scene::ReadTargetsFile, at most one key a frame) and the solved frames (800 bytes
+// each); each frame's input is made again from the index when needed. Why: a game's IK bug report
+// is a path of targets; this turns it into numbers, pops with a cause, and a file the viewer can
+// scrub.
 // `--listen [HOST:]PORT` takes the targets from a running game instead (app/link_targets.h):
 // what it sent before closing the connection is reported as the same lines in a file would be.
 // Limits: at most scene::kMaxTraceFrames frames; --fps in 1..1000. Usage errors exit 2 (a

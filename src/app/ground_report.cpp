@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "scene/world_scale.h"
+#include "scene/session/world_scale.h"
 
 namespace ikpose::app {
 

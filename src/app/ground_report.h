@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "asset/report.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 
 namespace ikpose::app {
 
@@ -18,7 +18,7 @@ namespace ikpose::app {
 void AddWorldReport(const scene::PosingSession& session, asset::Json& report);
 
 // One line each: bones inside a prop or the ladder, and props or a ladder far off the
-// character's size (scene/world_scale.h); empty when fine.
+// character's size (scene/session/world_scale.h); empty when fine.
 std::vector<std::string> WorldWarnings(const scene::PosingSession& session);
 
 }  // namespace ikpose::app

@@ -1,7 +1,7 @@
 #include "app/link_receiver.h"
 
 #include "app/link_targets.h"
-#include "scene/targets_stream.h"
+#include "scene/files/targets_stream.h"
 
 namespace ikpose::app {
 

@@ -2,8 +2,8 @@
 // without ever making the window wait.
 //
 // What: LinkReceiver listens (app/link_listener.h) on a thread of its own and serves one game
-// after another, each connection's bytes cut into keys (scene/targets_stream.h). Keys go into a
-// bounded queue; when the window falls behind and the queue is full, the oldest key is dropped
+// after another, each connection's bytes cut into keys (scene/files/targets_stream.h). Keys go into
+// a bounded queue; when the window falls behind and the queue is full, the oldest key is dropped
 // and counted, so the newest frames are kept. The window calls Poll once a frame: it takes what
 // is queued if the queue is free at that instant (try-lock), else nothing until the next frame.
 // A game that sends a bad line is disconnected with the reason kept for the panel; the next
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "app/link_listener.h"
-#include "scene/trace_file.h"
+#include "scene/files/trace_file.h"
 
 namespace ikpose::app {
 

@@ -1,6 +1,6 @@
 #include "app/link_targets.h"
 
-#include "scene/targets_stream.h"
+#include "scene/files/targets_stream.h"
 
 namespace ikpose::app {
 

@@ -1,5 +1,5 @@
 // `trace --listen`: a game's path of targets received over the live link instead of read from
-// a file, the same lines giving the same keys (scene/targets_stream.h).
+// a file, the same lines giving the same keys (scene/files/targets_stream.h).
 //
 // What: listens on the address, serves the first game that connects until it closes the
 // connection, and returns every key it sent. Port 0 lets the system choose a free port; the
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/link_listener.h"
-#include "scene/trace_file.h"
+#include "scene/files/trace_file.h"
 
 namespace ikpose::app {
 

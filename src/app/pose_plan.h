@@ -5,7 +5,7 @@
 // `PlanPose` parses them, reads the scenario file and checks what can be checked before the
 // (slow) model load, giving a scene::PosingRequest that scene::BuildSession turns into a pose.
 // Why: one command line and one set of errors for every command that poses a model, and one
-// road from there to the pose (scene/posing_request.h).
+// road from there to the pose (scene/road/posing_request.h).
 // Limits: names of chains and clips are checked against the model later, by BuildSession.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "scene/posing_request.h"
+#include "scene/road/posing_request.h"
 
 namespace ikpose::app {
 

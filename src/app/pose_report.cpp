@@ -62,7 +62,7 @@ asset::Json MirrorReport(const scene::PosingSession& session) {
   return j;
 }
 
-// How much the body helped the limbs (scene/body_solve.h): per bone its turn, the pelvis
+// How much the body helped the limbs (scene/session/body_solve.h): per bone its turn, the pelvis
 // offset, and each limb's pull.
 asset::Json BodyHelpJson(const scene::PosingSession& session) {
   const scene::BodyHelpReport& help = session.body_help_report();
@@ -83,8 +83,8 @@ asset::Json BodyHelpJson(const scene::PosingSession& session) {
           {"pull", pull}};
 }
 
-// The joint limits (scene/joint_limits.h): on or off, and every joint at (or past) its limit,
-// with the sentence the panel shows.
+// The joint limits (scene/session/joint_limits.h): on or off, and every joint at (or past) its
+// limit, with the sentence the panel shows.
 asset::Json LimitsJson(const scene::PosingSession& session) {
   asset::Json at = asset::Json::array();
   for (const scene::JointAtLimit& joint : session.joints_at_limit()) {
@@ -141,7 +141,7 @@ asset::Json SessionReport(const scene::PosingSession& session) {
                         {"first_rung_height", ladder.first_rung_height},
                         {"yaw_deg", ladder.yaw_deg},
                         {"follows_clip", session.edits.ladder_follows_clip}};
-    if (session.ladder_prop() >= 0) {  // the rungs of a prop (scene/prop_rungs.h)
+    if (session.ladder_prop() >= 0) {  // the rungs of a prop (scene/world/prop_rungs.h)
       report["ladder"]["prop"] =
           session.edits.world->props()[static_cast<std::size_t>(session.ladder_prop())].path;
     }

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "asset/report.h"
-#include "scene/posing_session.h"
-#include "scene/trace.h"
+#include "scene/session/posing_session.h"
+#include "scene/session/trace.h"
 
 namespace ikpose::app {
 

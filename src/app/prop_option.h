@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "asset/export_gltf.h"
-#include "scene/scenario.h"
-#include "scene/world.h"
+#include "scene/files/scenario.h"
+#include "scene/world/world.h"
 
 namespace ikpose::app {
 

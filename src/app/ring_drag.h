@@ -1,4 +1,4 @@
-// Dragging an FK ring: grab one of the selected bone's rings (scene/bone_rings.h) and turn the
+// Dragging an FK ring: grab one of the selected bone's rings (scene/view/bone_rings.h) and turn the
 // bone about that ring's axis by the angle the mouse sweeps around the joint, as seen from the
 // camera (counter-clockwise on screen turns the bone counter-clockwise on screen). The angle is
 // the drag's total, so it can pass half a turn; snapping (Ctrl) rounds that total to 5 degree
@@ -6,8 +6,8 @@
 #pragma once
 
 #include "app/orbit_camera.h"
-#include "scene/bone_rings.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
+#include "scene/view/bone_rings.h"
 
 namespace ikpose::app {
 

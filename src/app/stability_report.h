@@ -2,7 +2,7 @@
 //
 // What: `StabilityOptions` are the command line's words (--stability CHAIN, --stability-view
 // YAW,PITCH, --stability-cells N, --stability-spacing S); `CheckStabilityOptions` parses them
-// before the model loads; `StabilityFor` measures the grid (scene/stability.h) on a session
+// before the model loads; `StabilityFor` measures the grid (scene/trace/stability.h) on a session
 // built by the one road; `StabilityJson` and `PrintStabilityMap` are its JSON (docs/DESIGN.md,
 // "pose --stability") and text forms.
 // Why: the view yaw is relative to the character's front as `render --camera`'s is, so the
@@ -16,8 +16,8 @@
 #include <string>
 
 #include "asset/report.h"
-#include "scene/posing_session.h"
-#include "scene/stability.h"
+#include "scene/session/posing_session.h"
+#include "scene/trace/stability.h"
 
 namespace ikpose::app {
 

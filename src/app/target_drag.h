@@ -3,19 +3,18 @@
 // forward axis, so screen up is the camera's up: a foot lifted straight up in the front view
 // keeps its depth, wherever it is on screen). An axis
 // lock (X/Y/Z held) keeps only that component of the move; fine mode (Shift) scales it by 0.1.
-// Grabbing the body itself (a point of the skinned surface, scene/surface_pick.h) routes by the
-// bone grabbed: a hand or forearm drives its arm's target, a foot, toe or shin its leg's
-// target (the grabbed point keeps its offset and follows the mouse in the view plane); the
-// pelvis moves the body (pins hold); any other bone turns about its joint so that the grabbed
-// point swings toward the mouse.
-// Pure math over the scene: no SDL, so tests drive it with rays.
+// Grabbing the body itself (a point of the skinned surface, scene/world/surface_pick.h) routes by
+// the bone grabbed: a hand or forearm drives its arm's target, a foot, toe or shin its leg's target
+// (the grabbed point keeps its offset and follows the mouse in the view plane); the pelvis moves
+// the body (pins hold); any other bone turns about its joint so that the grabbed point swings
+// toward the mouse. Pure math over the scene: no SDL, so tests drive it with rays.
 #pragma once
 
 #include "app/orbit_camera.h"
-#include "scene/bone_rings.h"
-#include "scene/overlays.h"
-#include "scene/posing_session.h"
-#include "scene/surface_pick.h"
+#include "scene/session/posing_session.h"
+#include "scene/view/bone_rings.h"
+#include "scene/view/overlays.h"
+#include "scene/world/surface_pick.h"
 
 namespace ikpose::app {
 

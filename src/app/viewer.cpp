@@ -15,9 +15,9 @@
 #include "app/pose_report.h"
 #include "app/viewer_state.h"
 #include "render/png_file.h"
-#include "scene/bone_rings.h"
-#include "scene/ground_draw.h"
-#include "scene/overlays.h"
+#include "scene/view/bone_rings.h"
+#include "scene/view/ground_draw.h"
+#include "scene/view/overlays.h"
 
 namespace ikpose::app {
 

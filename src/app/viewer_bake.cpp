@@ -6,7 +6,7 @@
 #include "app/paths.h"
 #include "app/viewer_state.h"
 #include "asset/export_gltf.h"
-#include "scene/scenario.h"
+#include "scene/files/scenario.h"
 
 namespace ikpose::app {
 

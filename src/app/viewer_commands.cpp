@@ -10,7 +10,7 @@
 #include "app/prop_option.h"
 #include "app/viewer_state.h"
 #include "asset/export_gltf.h"
-#include "scene/scenario.h"
+#include "scene/files/scenario.h"
 
 namespace ikpose::app {
 

@@ -14,7 +14,7 @@
 #include <imgui_internal.h>  // the windows drawn last frame: ImGuiTakesMouse
 
 #include "app/viewer_state.h"
-#include "scene/overlays.h"
+#include "scene/view/overlays.h"
 #include "ui/props_panel.h"
 
 namespace ikpose::app {

@@ -8,7 +8,7 @@
 
 #include "app/viewer_state.h"
 #include "render/png_file.h"
-#include "scene/ready_poses.h"
+#include "scene/session/ready_poses.h"
 
 namespace ikpose::app {
 

@@ -9,7 +9,7 @@
 // Why: issue 22: watch the running game, record it, scrub it.
 // A line's optional clip time, ladder and props go into the session too (the clip paused at the
 // game's time, the ladder shown, the props moved).
-// The timeline records them with the targets (scene/timeline.h).
+// The timeline records them with the targets (scene/trace/timeline.h).
 // Every key is a frame of the timeline (the game's rate, not the window's), timed by the game's
 // clock.
 // Limits: at most kMaxKeysAFrame keys are recorded a window frame; beyond, the oldest of them
@@ -24,8 +24,8 @@
 
 #include "app/link_receiver.h"
 #include "asset/report.h"
-#include "scene/trace.h"
-#include "scene/trace_file.h"
+#include "scene/files/trace_file.h"
+#include "scene/session/trace.h"
 
 namespace ikpose::app {
 

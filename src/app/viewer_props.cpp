@@ -7,7 +7,7 @@
 #include "app/paths.h"
 #include "app/prop_option.h"
 #include "app/viewer_state.h"
-#include "scene/solid_shapes.h"
+#include "scene/world/solid_shapes.h"
 
 namespace ikpose::app {
 

@@ -13,8 +13,8 @@
 #include "anim/debug_draw.h"
 #include "anim/model.h"
 #include "render/model_renderer.h"
-#include "scene/ladder.h"
-#include "scene/world.h"
+#include "scene/world/ladder.h"
+#include "scene/world/world.h"
 
 namespace ikpose::app {
 

@@ -7,7 +7,7 @@
 #include "anim/file_paths.h"
 #include "app/autosave_files.h"
 #include "app/viewer_state.h"
-#include "scene/scenario.h"
+#include "scene/files/scenario.h"
 
 namespace ikpose::app {
 

@@ -1,6 +1,6 @@
 // The viewer's stability slice (issue 22, "where it will pop"): around the chosen limb's target,
-// the grid of scene/stability.h on the plane facing the camera, drawn as coloured quads with the
-// flip line and the reach-out line; the panel's "Where it will pop" section has its switch (U),
+// the grid of scene/trace/stability.h on the plane facing the camera, drawn as coloured quads with
+// the flip line and the reach-out line; the panel's "Where it will pop" section has its switch (U),
 // limb and legend.
 //
 // What: each frame while shown, the inputs (limb, target, camera direction, policy, the limb's
@@ -23,7 +23,7 @@
 #include "anim/debug_draw.h"
 #include "app/stability_report.h"
 #include "asset/report.h"
-#include "scene/stability.h"
+#include "scene/trace/stability.h"
 
 namespace ikpose::app {
 

@@ -28,12 +28,12 @@
 #include "render/model_renderer.h"
 #include "render/reference_image.h"
 #include "render/thumbnail.h"
-#include "scene/bake.h"
-#include "scene/pose_library.h"
-#include "scene/posing_request.h"
-#include "scene/posing_session.h"
-#include "scene/surface_pick.h"
-#include "scene/undo_history.h"
+#include "scene/files/pose_library.h"
+#include "scene/road/posing_request.h"
+#include "scene/session/posing_session.h"
+#include "scene/session/undo_history.h"
+#include "scene/trace/bake.h"
+#include "scene/world/surface_pick.h"
 #include "ui/panel.h"
 
 namespace ikpose::app {

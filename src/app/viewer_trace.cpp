@@ -8,7 +8,7 @@
 #include "app/pose_report.h"
 #include "app/prop_option.h"
 #include "app/viewer_state.h"
-#include "scene/trace_replay.h"
+#include "scene/trace/trace_replay.h"
 
 namespace ikpose::app {
 

@@ -1,7 +1,7 @@
 // The viewer's timeline host: records the live session, scrubs, saves and loads trace files,
 // finds the pops and draws why they happened and what the other policies give.
 //
-// What: `ViewerTimeline` holds the recording (scene/timeline.h), the panel's state
+// What: `ViewerTimeline` holds the recording (scene/trace/timeline.h), the panel's state
 // (ui/timeline_panel.h) and caches that change only with the recording: its pops, the pop
 // counts per policy and the ghosts of the frame shown. A frame is put back through the road
 // its frames came from: a trace file's frames through scene::SolveFrame over the trace's
@@ -20,7 +20,7 @@
 
 #include "anim/debug_draw.h"
 #include "asset/report.h"
-#include "scene/timeline.h"
+#include "scene/trace/timeline.h"
 #include "ui/timeline_panel.h"
 
 namespace ikpose::app {

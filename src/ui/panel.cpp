@@ -1,7 +1,7 @@
 #include "ui/panel.h"
 
-#include "scene/ready_poses.h"
-#include "scene/world_scale.h"
+#include "scene/session/ready_poses.h"
+#include "scene/session/world_scale.h"
 #include "ui/library_panel.h"
 
 #include <imgui.h>

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "scene/hand_pose.h"
-#include "scene/overlays.h"
-#include "scene/pose_library.h"
-#include "scene/posing_session.h"
-#include "scene/stability.h"
-#include "scene/undo_history.h"
+#include "scene/files/pose_library.h"
+#include "scene/session/hand_pose.h"
+#include "scene/session/posing_session.h"
+#include "scene/session/undo_history.h"
+#include "scene/trace/stability.h"
+#include "scene/view/overlays.h"
 #include "ui/command.h"
 #include "ui/props_panel.h"  // IWYU pragma: export
 
@@ -39,7 +39,7 @@ struct LibraryPanel {
   bool shown = false;                  // set by the panel: the section is open this frame
 };
 
-// The ready poses (scene/ready_poses.h): their thumbnails from the app, the one chosen.
+// The ready poses (scene/session/ready_poses.h): their thumbnails from the app, the one chosen.
 struct ReadyPanel {
   std::array<void*, 6> thumbnails{};  // ImTextureID per scene::kReadyPoses entry, null: none yet
   int chosen = -1;                    // kApplyReadyPose applies kReadyPoses[chosen]
@@ -57,7 +57,7 @@ struct HandsPanel {
   std::string note;
 };
 
-// The "where it will pop" section: the stability slice (scene/stability.h) around a limb's
+// The "where it will pop" section: the stability slice (scene/trace/stability.h) around a limb's
 // target, facing the camera; the numbers of the last grid measured come from the app.
 struct StabilityPanel {
   bool shown = false;                      // U

@@ -14,7 +14,7 @@
 #include <filesystem>
 #include <string>
 
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 #include "ui/command.h"
 
 namespace ikpose::ui {

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "scene/pop_detector.h"
-#include "scene/trace.h"
+#include "scene/session/trace.h"
+#include "scene/trace/pop_detector.h"
 
 namespace ikpose::ui {
 

@@ -10,7 +10,7 @@
 
 #include "anim/test_rigs.h"
 #include "app/target_drag.h"
-#include "scene/undo_history.h"
+#include "scene/session/undo_history.h"
 
 namespace ikpose::app {
 namespace {

@@ -14,7 +14,7 @@
 #include "app/pose_report.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
-#include "scene/posing_request.h"
+#include "scene/road/posing_request.h"
 
 namespace ikpose::asset {
 namespace {

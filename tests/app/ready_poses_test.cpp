@@ -11,8 +11,8 @@
 #include "../asset/model_checks.h"
 #include "asset/load_model.h"
 #include "asset/report.h"
-#include "scene/posing_request.h"
-#include "scene/ready_poses.h"
+#include "scene/road/posing_request.h"
+#include "scene/session/ready_poses.h"
 
 namespace ikpose::scene {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "scene/undo_history.h"
+#include "scene/session/undo_history.h"
 #include "support/rigs.h"
 
 namespace ikpose::app {

@@ -13,7 +13,7 @@
 #include "anim/chains.h"
 #include "asset/load_model.h"
 #include "model_checks.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 
 namespace ikpose::asset {
 namespace {

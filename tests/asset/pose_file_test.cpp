@@ -9,7 +9,7 @@
 
 #include "anim/apply_ik.h"
 #include "asset/report.h"
-#include "scene/pose_file.h"
+#include "scene/files/pose_file.h"
 #include "support/rigs.h"
 
 namespace ikpose::asset {

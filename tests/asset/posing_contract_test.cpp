@@ -16,7 +16,7 @@
 #include "anim/test_rigs.h"
 #include "asset/load_model.h"
 #include "model_checks.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 
 namespace ikpose::asset {
 namespace {

@@ -1,6 +1,6 @@
-// Picking on the skinned surface (scene/surface_pick.h) on real characters: rays through known
-// skinned vertices of a posed (not rest) character pick the bone those vertices follow, on the
-// bundled character and on every model in ../shared/models (skipped, saying so, when absent);
+// Picking on the skinned surface (scene/world/surface_pick.h) on real characters: rays through
+// known skinned vertices of a posed (not rest) character pick the bone those vertices follow, on
+// the bundled character and on every model in ../shared/models (skipped, saying so, when absent);
 // a click on the bundled character's face takes the head and one on its shin takes the calf;
 // a still pose is skinned once.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include "anim/skinning.h"
 #include "asset/load_model.h"
 #include "model_checks.h"
-#include "scene/surface_pick.h"
+#include "scene/world/surface_pick.h"
 
 namespace ikpose::scene {
 namespace {

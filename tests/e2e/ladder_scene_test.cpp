@@ -66,8 +66,8 @@ TEST(LadderScene, HandsGripFeetStandKneesTowardTheLadder) {
   }
   // The pelvis: fitted close to the ladder, above the feet.
   const json hip = chains["left_leg"]["a"];
-  // Four contacts place it (scene/body_solve.h), the high knee turned out to clear the rungs
-  // (0.35 m here; 0.44 m when the knee could only go forward).
+  // Four contacts place it (scene/session/body_solve.h), the high knee turned out to clear the
+  // rungs (0.35 m here; 0.44 m when the knee could only go forward).
   EXPECT_LT(rung_z - Component(hip, 2), 0.37) << "close to the ladder";
   EXPECT_GT(rung_z - Component(hip, 2), 0.15) << "not in it";
 }

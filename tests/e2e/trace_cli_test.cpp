@@ -151,7 +151,7 @@ TEST(TraceCli, WalkWithPlantedFeetHasNoPopAndItsMargins) {
   for (const char* leg : {"left_leg", "right_leg"}) {
     EXPECT_EQ(j["limbs"][leg]["solved_frames"], 61);
     // A planted foot at full stride is 1.1 cm beyond the leg's reach alone; the body help
-    // lowers the pelvis so that it reaches (scene/body_solve.h), within a millimetre.
+    // lowers the pelvis so that it reaches (scene/session/body_solve.h), within a millimetre.
     EXPECT_GT(j["limbs"][leg]["min_margin"].get<double>(), 0.0) << leg;
     EXPECT_LT(j["limbs"][leg]["min_margin"].get<double>(), 0.001) << leg;
   }

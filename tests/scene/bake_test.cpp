@@ -10,10 +10,10 @@
 #include "anim/clip.h"
 #include "anim/skeleton.h"
 #include "anim/test_rigs.h"
-#include "scene/bake.h"
-#include "scene/foot_lock.h"
-#include "scene/posing_request.h"
-#include "scene/trace_replay.h"
+#include "scene/road/posing_request.h"
+#include "scene/session/foot_lock.h"
+#include "scene/trace/bake.h"
+#include "scene/trace/trace_replay.h"
 
 namespace ikpose::scene {
 namespace {

@@ -1,13 +1,13 @@
-// The body helps a limb that cannot reach (scene/body_solve.h): on hand-built T-pose rigs in
-// metres and in centimetres, a hand 1.2 arm lengths from its shoulder lands on its target,
-// no bone changes length, the feet stay where they were, the spine stays within its range,
-// the pull weight and the switch take the help away, and a target within reach asks none.
+// The body helps a limb that cannot reach (scene/session/body_solve.h): on hand-built T-pose rigs
+// in metres and in centimetres, a hand 1.2 arm lengths from its shoulder lands on its target, no
+// bone changes length, the feet stay where they were, the spine stays within its range, the pull
+// weight and the switch take the help away, and a target within reach asks none.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "anim/test_rigs.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 #include "support/pose_expect.h"
 
 namespace ikpose::scene {

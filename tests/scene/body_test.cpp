@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "anim/test_rigs.h"
-#include "scene/posing_request.h"
-#include "scene/scenario.h"
-#include "scene/undo_history.h"
+#include "scene/files/scenario.h"
+#include "scene/road/posing_request.h"
+#include "scene/session/undo_history.h"
 
 namespace ikpose::scene {
 namespace {
@@ -119,7 +119,7 @@ TEST(Body, StepUpMovesTheBodyOneRungUp) {
   const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   // The fit (or step) itself; with the body help on, four contacts then refine the pelvis
-  // (scene/body_solve.h, tested in body_help_test.cpp).
+  // (scene/session/body_solve.h, tested in body_help_test.cpp).
   session.edits.body_help = false;
   session.edits.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
   session.edits.ladder_enabled = true;
@@ -136,7 +136,7 @@ TEST(Body, FitToTheLadderPutsThePelvisBehindTheRungsAboveTheFeet) {
   const anim::Model model = anim::test::MakeHumanoidModel();
   PosingSession session(model);
   // The fit (or step) itself; with the body help on, four contacts then refine the pelvis
-  // (scene/body_solve.h, tested in body_help_test.cpp).
+  // (scene/session/body_solve.h, tested in body_help_test.cpp).
   session.edits.body_help = false;
   session.edits.ladder = LadderFor(1.8f, {0, 0, 0}, {0, 0, 1});
   session.edits.ladder_enabled = true;

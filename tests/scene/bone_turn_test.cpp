@@ -9,9 +9,9 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/test_rigs.h"
-#include "scene/posing_request.h"
-#include "scene/scenario.h"
-#include "scene/undo_history.h"
+#include "scene/files/scenario.h"
+#include "scene/road/posing_request.h"
+#include "scene/session/undo_history.h"
 
 namespace ikpose::scene {
 namespace {

@@ -1,6 +1,6 @@
-// Ground contact and penetrations (scene/ground_contact.h) on the bundled character and on the
-// shared real characters (skipped, saying so, when ../shared/models is absent), with props made
-// in the test from scene/solid_shapes.h. The contract: with props and no foot targets, each
+// Ground contact and penetrations (scene/world/ground_contact.h) on the bundled character and on
+// the shared real characters (skipped, saying so, when ../shared/models is absent), with props made
+// in the test from scene/world/solid_shapes.h. The contract: with props and no foot targets, each
 // foot's ankle and first toe joint sit, along the surface's normal, at their rest heights over
 // the floor, within 5 mm for a 1.8 m body: a box under one foot, a step down with the floor off
 // (the pelvis lowered), a 15 degree ramp under both feet; knees ahead of the hip-ankle line (over
@@ -14,10 +14,10 @@
 
 #include "../asset/model_checks.h"
 #include "asset/load_model.h"
-#include "scene/posing_request.h"
-#include "scene/solid_shapes.h"
-#include "scene/surface_bvh.h"
-#include "scene/world.h"
+#include "scene/road/posing_request.h"
+#include "scene/world/solid_shapes.h"
+#include "scene/world/surface_bvh.h"
+#include "scene/world/world.h"
 #include "support/pose_expect.h"
 
 namespace ikpose::scene {

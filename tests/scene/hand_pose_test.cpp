@@ -11,7 +11,7 @@
 
 #include "anim/test_rigs.h"
 #include "asset/load_model.h"
-#include "scene/hand_pose.h"
+#include "scene/session/hand_pose.h"
 #include "support/glm_expect.h"
 
 namespace ikpose::scene {

@@ -1,6 +1,6 @@
-// Joint limits in the posing session (scene/joint_limits.h, scene/bone_rings.h): a grabbed neck
-// or spine stops at its range, spread over its bones, and turns freely with limits off; the
-// session lists the joint at its limit; a hip asked past its range stops at it; knees and
+// Joint limits in the posing session (scene/session/joint_limits.h, scene/view/bone_rings.h): a
+// grabbed neck or spine stops at its range, spread over its bones, and turns freely with limits
+// off; the session lists the joint at its limit; a hip asked past its range stops at it; knees and
 // elbows keep the solver's hinge (limits on or off, the same pose for a target within ranges).
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/test_rigs.h"
-#include "scene/bone_rings.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
+#include "scene/view/bone_rings.h"
 
 namespace ikpose::scene {
 namespace {

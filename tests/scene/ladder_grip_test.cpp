@@ -9,9 +9,9 @@
 
 #include "anim/test_rigs.h"
 #include "asset/load_model.h"
-#include "scene/grip.h"
-#include "scene/hand_pose.h"
-#include "scene/posing_session.h"
+#include "scene/session/grip.h"
+#include "scene/session/hand_pose.h"
+#include "scene/session/posing_session.h"
 
 namespace ikpose::scene {
 namespace {

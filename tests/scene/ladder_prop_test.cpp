@@ -1,5 +1,5 @@
-// A ladder that is a prop (scene/prop_rungs.h) on the bundled character: its rungs are found as
-// parallel horizontal cylinders (and not on stairs, a box or a shelf of square boards unless the
+// A ladder that is a prop (scene/world/prop_rungs.h) on the bundled character: its rungs are found
+// as parallel horizontal cylinders (and not on stairs, a box or a shelf of square boards unless the
 // scenario marks them), hands and feet snapped to them grip and stand exactly as on the built-in
 // ladder of the same size, they follow the prop when it moves, and a prop turned so that its
 // rungs no longer run across the character says why it gives no rungs.
@@ -10,10 +10,10 @@
 #include <string>
 
 #include "asset/load_model.h"
-#include "scene/posing_session.h"
-#include "scene/prop_rungs.h"
-#include "scene/solid_shapes.h"
-#include "scene/world.h"
+#include "scene/session/posing_session.h"
+#include "scene/world/prop_rungs.h"
+#include "scene/world/solid_shapes.h"
+#include "scene/world/world.h"
 
 namespace ikpose::scene {
 namespace {

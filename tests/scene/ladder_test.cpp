@@ -1,4 +1,4 @@
-#include "scene/ladder.h"
+#include "scene/world/ladder.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "anim/test_rigs.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 
 namespace ikpose::scene {
 namespace {

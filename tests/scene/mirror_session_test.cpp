@@ -6,9 +6,9 @@
 #include <fstream>
 #include <string>
 
-#include "scene/posing_request.h"
-#include "scene/scenario.h"
-#include "scene/undo_history.h"
+#include "scene/files/scenario.h"
+#include "scene/road/posing_request.h"
+#include "scene/session/undo_history.h"
 #include "support/rigs.h"
 
 namespace ikpose::scene {

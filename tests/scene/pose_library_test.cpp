@@ -19,7 +19,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "anim/test_rigs.h"
-#include "scene/pose_library.h"
+#include "scene/files/pose_library.h"
 #include "support/files.h"
 #include "support/glm_expect.h"
 

@@ -1,6 +1,6 @@
-#include "scene/scenario.h"
+#include "scene/files/scenario.h"
 
-#include "scene/posing_request.h"
+#include "scene/road/posing_request.h"
 
 #include <gtest/gtest.h>
 

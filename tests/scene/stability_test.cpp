@@ -1,13 +1,13 @@
-// The stability grid (scene/stability.h) on a hand-built two-leg rig: measured a few cells at a
-// time it is the grid measured at once, a knee far from any flip follows its target about one
-// for one, and what cannot be measured is one line.
+// The stability grid (scene/trace/stability.h) on a hand-built two-leg rig: measured a few cells at
+// a time it is the grid measured at once, a knee far from any flip follows its target about one for
+// one, and what cannot be measured is one line.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "scene/posing_request.h"
-#include "scene/stability.h"
+#include "scene/road/posing_request.h"
+#include "scene/trace/stability.h"
 #include "support/rigs.h"
 
 namespace ikpose::scene {

@@ -1,7 +1,7 @@
-// Targets arriving in pieces (scene/targets_stream.h): however the bytes are cut, the keys are
-// those of the same text read as a file; a bad line stops the stream when it arrives, naming
+// Targets arriving in pieces (scene/files/targets_stream.h): however the bytes are cut, the keys
+// are those of the same text read as a file; a bad line stops the stream when it arrives, naming
 // it; a half line at the close, binary bytes and an endless line are errors, not waits.
-#include "scene/targets_stream.h"
+#include "scene/files/targets_stream.h"
 
 #include <gtest/gtest.h>
 

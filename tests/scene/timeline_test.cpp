@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "anim/skeleton.h"
-#include "scene/posing_request.h"
-#include "scene/timeline.h"
-#include "scene/trace_replay.h"
+#include "scene/road/posing_request.h"
+#include "scene/trace/timeline.h"
+#include "scene/trace/trace_replay.h"
 #include "support/rigs.h"
 
 namespace ikpose::scene {

@@ -1,8 +1,8 @@
-#include "scene/undo_history.h"
+#include "scene/session/undo_history.h"
 
 #include <gtest/gtest.h>
 
-#include "scene/solid_shapes.h"
+#include "scene/world/solid_shapes.h"
 #include "support/rigs.h"
 
 namespace ikpose::scene {

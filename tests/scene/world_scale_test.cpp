@@ -1,5 +1,5 @@
-// Props and the ladder sized to the character (scene/world_scale.h): a character 0.2 units tall
-// gets one line for a ladder spaced for an adult and none for one sized to it; a prop made in
+// Props and the ladder sized to the character (scene/session/world_scale.h): a character 0.2 units
+// tall gets one line for a ladder spaced for an adult and none for one sized to it; a prop made in
 // metres beside a character in centimetres is far too small, the same prop a hundred times too
 // big beside a character in metres far too tall, and "scale" puts either right.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "anim/test_rigs.h"
-#include "scene/solid_shapes.h"
-#include "scene/world_scale.h"
+#include "scene/session/world_scale.h"
+#include "scene/world/solid_shapes.h"
 
 namespace ikpose::scene {
 namespace {

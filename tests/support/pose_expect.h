@@ -14,7 +14,7 @@
 #include <glm/glm.hpp>
 
 #include "anim/skeleton.h"
-#include "scene/posing_session.h"
+#include "scene/session/posing_session.h"
 
 namespace ikpose::test {
 

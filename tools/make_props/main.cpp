@@ -1,8 +1,8 @@
 // ikpose_make_props DIR: writes the bundled props into DIR (assets/props): stairs with 17 cm
 // steps, a 15 degree ramp, a box, a chair and a solid ladder, each a static binary glTF in metres
 // with its origin on the floor (y = 0), centred across X, reaching toward +Z (the character's
-// front when it faces +Z). They are the shapes of src/scene/solid_shapes.h, so a test can make
-// the same prop in memory.
+// front when it faces +Z). They are the shapes of src/scene/world/solid_shapes.h, so a test can
+// make the same prop in memory.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "asset/export_gltf.h"
-#include "scene/solid_shapes.h"
+#include "scene/world/solid_shapes.h"
 
 namespace {
 
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
               &s.normals, &s.indices);
     ok = Write(dir, "chair", std::move(s), wood) && ok;
   }
-  {  // The default ladder of scene/ladder.h standing at the origin.
+  {  // The default ladder of scene/world/ladder.h standing at the origin.
     Shape s;
     ikpose::scene::Ladder ladder;
     ladder.base_ms = glm::vec3(0.0f);

@@ -1,0 +1,518 @@
+#include "scene/session/body_solve.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "anim/knee_policy.h"
+#include "ik/rotation.h"
+
+namespace ikpose::scene {
+
+// How far each bone may turn is its joint range (anim/joint_ranges.h), from its rest.
+const BodyHelpTable kBodyHelp = {
+    .reach_fraction = 0.999f,
+    // 0.92: an elbow open to about 135 deg ("arms long" on a ladder); 0.85: a knee bent
+    // about 60 deg.
+    .arm_comfort = 0.92f,
+    .leg_comfort = 0.85f,
+    .plane_distance = 0.25f,
+    .knee_clearance = 0.04f,
+    .arm_weight = 2.f,
+    .leg_weight = 1.f,
+    .reach_weight = 10.f,
+    .knee_weight = 100.f,
+    .plane_weight = 8.f,
+    .lateral_weight = 4.f,
+    .shift_weight = 0.3f,
+    .bend_weight = 0.8f,
+};
+
+namespace {
+
+using anim::Limb;
+
+constexpr int kMaxSpine = 8;  // spine bones turned (the ones nearest the chest beyond that)
+constexpr int kBisections = 24;
+constexpr int kProjections = 32;
+constexpr int kGaussNewtonSteps = 16;
+
+bool IsArm(Limb limb) {
+  return limb == Limb::kLeftArm || limb == Limb::kRightArm;
+}
+
+// Turns `bone` by `turn_ms` about its own joint; its descendants follow.
+void TurnBoneMs(const anim::Skeleton& skeleton, int bone, const glm::quat& turn_ms,
+                anim::Pose& pose) {
+  const auto b = static_cast<std::size_t>(bone);
+  const glm::quat parent = anim::RotationMs(pose, skeleton.parents[b]);
+  pose.locals_ls[b].rotation =
+      glm::normalize(glm::inverse(parent) * turn_ms * parent * pose.locals_ls[b].rotation);
+  anim::UpdateSubtree(skeleton, bone, pose);
+}
+
+// The model-space turn about `bone`'s joint that `turn_ms` becomes when the bone's new local
+// rotation is held to its range (anim/joint_ranges.h); `parent_ms` is its parent's model
+// rotation as it will be, `local_ls` its local rotation now. The identity for a bone without a
+// range (the help turns only bones that have one).
+glm::quat WithinRange(const anim::Model& model, int bone, const glm::quat& parent_ms,
+                      const glm::quat& local_ls, const glm::quat& turn_ms) {
+  const anim::BoneRange* range = model.ranges.Find(bone);
+  if (!range) return glm::quat(1.f, 0.f, 0.f, 0.f);
+  const glm::quat wanted_ls =
+      glm::normalize(glm::inverse(parent_ms) * turn_ms * parent_ms * local_ls);
+  const anim::RangeClamp c = anim::ClampToRange(*range, wanted_ls);
+  if (!c.at_limit()) return turn_ms;
+  return glm::normalize(parent_ms * c.rotation_ls * glm::inverse(local_ls) *
+                        glm::inverse(parent_ms));
+}
+
+// The spine as points: a turn spread over its bones, each within its range.
+struct Spine {
+  const anim::Model* model = nullptr;
+  int count = 0;
+  std::array<int, kMaxSpine> bones{};
+  std::array<glm::vec3, kMaxSpine> joints{};      // model space, as the pose has them now
+  std::array<glm::quat, kMaxSpine> locals_ls{};   // each bone's local rotation now
+  std::array<glm::quat, kMaxSpine> parents_ms{};  // its parent's model rotation now
+
+  void Measure(const anim::Model& m, const anim::Pose& pose) {
+    model = &m;
+    const anim::HumanoidMap& map = m.humanoid;
+    const int n = static_cast<int>(map.spine.size());
+    count = std::min(n, kMaxSpine);
+    for (int i = 0; i < count; ++i) {
+      bones[i] = map.spine[static_cast<std::size_t>(n - count + i)];
+      const auto b = static_cast<std::size_t>(bones[i]);
+      joints[i] = anim::PositionMs(pose, bones[i]);
+      locals_ls[i] = pose.locals_ls[b].rotation;
+      parents_ms[i] = anim::RotationMs(pose, m.skeleton.parents[b]);
+    }
+  }
+
+  // Per-bone turns (model space, each about its own joint, root first) for a total turn
+  // `rotvec_ms` (axis times angle) split evenly, each bone's held to its range.
+  std::array<glm::quat, kMaxSpine> Split(const glm::vec3& rotvec_ms) const {
+    std::array<glm::quat, kMaxSpine> turns;
+    turns.fill(glm::quat(1.f, 0.f, 0.f, 0.f));
+    const float angle = glm::length(rotvec_ms);
+    if (count == 0 || angle < 1e-7f) return turns;
+    const glm::quat each = glm::angleAxis(angle / static_cast<float>(count), rotvec_ms / angle);
+    glm::quat above(1.f, 0.f, 0.f, 0.f);  // what the bones below turned the next one's parent by
+    for (int i = 0; i < count; ++i) {
+      turns[i] = WithinRange(*model, bones[i], above * parents_ms[i], locals_ls[i], each);
+      above = turns[i] * above;
+    }
+    return turns;
+  }
+
+  // Where `p` (a point the chest carries) goes under `turns`.
+  glm::vec3 Carry(const std::array<glm::quat, kMaxSpine>& turns, glm::vec3 p) const {
+    std::array<glm::vec3, kMaxSpine> j = joints;
+    for (int i = 0; i < count; ++i) {
+      for (int k = i + 1; k < count; ++k) j[k] = j[i] + turns[i] * (j[k] - j[i]);
+      p = j[i] + turns[i] * (p - j[i]);
+    }
+    return p;
+  }
+
+  // Applies `turns` to the pose and measures it again.
+  void Apply(const std::array<glm::quat, kMaxSpine>& turns, anim::Pose& pose) {
+    for (int i = 0; i < count; ++i) {
+      if (turns[i] == glm::quat(1.f, 0.f, 0.f, 0.f)) continue;
+      TurnBoneMs(model->skeleton, bones[i], turns[i], pose);
+    }
+    Measure(*model, pose);
+  }
+};
+
+// The smallest s in [0, 1] for which `ok(s)` holds (ok is taken to be monotone), else 1.
+template <typename Ok>
+float SmallestFraction(Ok ok) {
+  if (!ok(1.f)) return 1.f;
+  float lo = 0.f, hi = 1.f;
+  for (int i = 0; i < kBisections; ++i) {
+    const float mid = 0.5f * (lo + hi);
+    (ok(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+struct Ball {
+  glm::vec3 center{0.f};
+  float radius = 0.f;
+};
+
+// A point near the origin inside every ball: alternating projections from the origin, the
+// last balls projected last (the held feet win over the reaching limb when they disagree).
+glm::vec3 PointInBalls(const std::vector<Ball>& balls) {
+  glm::vec3 o(0.f);
+  for (int pass = 0; pass < kProjections; ++pass) {
+    bool inside = true;
+    for (const Ball& b : balls) {
+      const glm::vec3 d = o - b.center;
+      const float len = glm::length(d);
+      if (len > b.radius * 1.0001f) {
+        o = b.center + d * (b.radius / len);
+        inside = false;
+      }
+    }
+    if (inside) break;
+  }
+  return o;
+}
+
+float LimbLength(const anim::LimbChain& chain) {
+  return chain.upper_length + chain.lower_length;
+}
+
+class BodySolver {
+ public:
+  BodySolver(const anim::Model& model, int pelvis, const std::array<BodyGoal, 4>& goals,
+             const ContactPlane& plane, anim::Pose& pose)
+      : model_(model),
+        map_(model.humanoid),
+        pelvis_(pelvis),
+        goals_(goals),
+        plane_(plane),
+        pose_(pose) {
+    spine_.Measure(model_, pose_);
+    before_ = pose_.locals_ls;
+  }
+
+  BodyHelpReport Run() {
+    bool four = true;
+    for (Limb limb : anim::kLimbs) four = four && goal(limb).contact && chain(limb).valid();
+    if (four) {
+      report_.four_contacts = true;
+      FourContacts();
+    }
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) HelpLeg(limb);
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) HelpArm(limb);
+    // Once more at full pull: the second hand's spine turn may carry the first hand's shoulder
+    // away (a partial pull asks once, so that its share stays what it says).
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) {
+      if (goal(limb).pull >= 1.f) HelpArm(limb);
+    }
+    Report();
+    return report_;
+  }
+
+ private:
+  const BodyGoal& goal(Limb limb) const { return goals_[static_cast<std::size_t>(limb)]; }
+  const anim::LimbChain& chain(Limb limb) const { return model_.chains[limb]; }
+  glm::vec3 Root(Limb limb) const { return anim::PositionMs(pose_, chain(limb).upper); }
+  bool Needs(Limb limb) const {
+    const BodyGoal& g = goal(limb);
+    return g.active && g.pull > 0.f && g.weight >= 1.f && chain(limb).valid();
+  }
+
+  void ShiftPelvis(const glm::vec3& offset_ms) {
+    if (offset_ms == glm::vec3(0.f)) return;
+    anim::ShiftBoneMs(model_.skeleton, pelvis_, offset_ms, pose_);
+    report_.pelvis_offset_ms += offset_ms;
+    spine_.Measure(model_, pose_);
+  }
+
+  // The held feet as constraints on a pelvis offset: each stays within its leg's reach (or no
+  // further than it is now, when it is already out of reach). `except` is left out.
+  void AddHeldFeet(std::vector<Ball>& balls, Limb except) const {
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      const BodyGoal& g = goal(limb);
+      if (limb == except || !g.anchored || !chain(limb).valid()) continue;
+      const glm::vec3 to_foot = g.end_ms - Root(limb);
+      const float reach = kBodyHelp.reach_fraction * LimbLength(chain(limb));
+      balls.push_back({to_foot, std::max(reach, glm::length(to_foot))});
+    }
+  }
+
+  void HelpLeg(Limb limb) {
+    if (!Needs(limb)) return;
+    const float reach = kBodyHelp.reach_fraction * LimbLength(chain(limb));
+    const glm::vec3 to_goal = goal(limb).end_ms - Root(limb);
+    if (glm::length(to_goal) <= reach) return;
+    std::vector<Ball> balls{{to_goal, reach}};
+    AddHeldFeet(balls, limb);
+    ShiftPelvis(goal(limb).pull * PointInBalls(balls));
+  }
+
+  void HelpArm(Limb limb) {
+    if (!Needs(limb)) return;
+    const anim::LimbChain& arm = chain(limb);
+    const float reach = kBodyHelp.reach_fraction * LimbLength(arm);
+    const glm::vec3 g = goal(limb).end_ms;
+    glm::vec3 s = Root(limb);
+    if (glm::length(g - s) <= reach) return;
+    const auto reaches = [&](const glm::vec3& p) { return glm::length(g - p) <= reach; };
+    const float pull = goal(limb).pull;
+    const int side = limb == Limb::kLeftArm ? 0 : 1;
+
+    // 1. The clavicle, toward the target, within its range.
+    const int clavicle = map_.clavicles[static_cast<std::size_t>(side)];
+    glm::quat clavicle_turn(1.f, 0.f, 0.f, 0.f);
+    if (clavicle >= 0 && clavicle != map_.chest && model_.ranges.Find(clavicle)) {
+      const glm::vec3 c = anim::PositionMs(pose_, clavicle);
+      const glm::quat parent =
+          anim::RotationMs(pose_, model_.skeleton.parents[static_cast<std::size_t>(clavicle)]);
+      const glm::quat local = pose_.locals_ls[static_cast<std::size_t>(clavicle)].rotation;
+      const ik::AxisAngle aa = ik::ToAxisAngle(ik::RotationBetween(s - c, g - c));
+      const auto turn = [&](float f) {
+        return WithinRange(model_, clavicle, parent, local,
+                           glm::angleAxis(f * aa.angle_rad, aa.axis));
+      };
+      const float f = SmallestFraction([&](float x) { return reaches(c + turn(x) * (s - c)); });
+      clavicle_turn = turn(f);
+      s = c + clavicle_turn * (s - c);
+    }
+    // 2. The spine: the turn that points its base-to-shoulder line at the target, spread over
+    // its bones, as far as needed.
+    glm::vec3 spine_turn(0.f);
+    if (!reaches(s) && spine_.count > 0) {
+      const glm::vec3 base = spine_.joints[0];
+      const ik::AxisAngle aa = ik::ToAxisAngle(ik::RotationBetween(s - base, g - base));
+      const glm::vec3 full = aa.angle_rad * aa.axis;
+      const float f = SmallestFraction(
+          [&](float x) { return reaches(spine_.Carry(spine_.Split(x * full), s)); });
+      spine_turn = f * full;
+      s = spine_.Carry(spine_.Split(spine_turn), s);
+    }
+    // 3. The pelvis, toward the target, the held feet staying within reach.
+    glm::vec3 shift(0.f);
+    if (!reaches(s)) {
+      std::vector<Ball> balls{{g - s, reach}};
+      AddHeldFeet(balls, Limb::kLeftArm);
+      shift = PointInBalls(balls);
+    }
+    // Applied in that order, each scaled by the limb's pull.
+    if (clavicle_turn != glm::quat(1.f, 0.f, 0.f, 0.f)) {
+      const glm::quat turn = glm::slerp(glm::quat(1.f, 0.f, 0.f, 0.f), clavicle_turn, pull);
+      TurnBoneMs(model_.skeleton, clavicle, turn, pose_);
+      spine_.Measure(model_, pose_);
+    }
+    if (spine_turn != glm::vec3(0.f)) spine_.Apply(spine_.Split(pull * spine_turn), pose_);
+    ShiftPelvis(pull * shift);
+  }
+
+  // The knee where the natural policy would put it for a hip at `hip_ms` (the leg's current
+  // knee carried by the same shift), the end on `end_ms`.
+  glm::vec3 PredictKnee(Limb limb, const glm::vec3& shift, const glm::vec3& end_ms) const {
+    const anim::LimbChain& leg = chain(limb);
+    const glm::vec3 hip = Root(limb) + shift;
+    const glm::vec3 knee = anim::PositionMs(pose_, leg.lower) + shift;
+    const float l1 = leg.upper_length, l2 = leg.lower_length;
+    const glm::vec3 axis = end_ms - hip;
+    const float d = std::clamp(glm::length(axis), std::abs(l1 - l2) + 1e-5f, l1 + l2 - 1e-5f);
+    if (glm::length(axis) < 1e-6f) return knee;
+    const glm::vec3 u = glm::normalize(axis);
+    glm::vec3 dir(0.f);
+    const int parent = model_.skeleton.parents[static_cast<std::size_t>(leg.upper)];
+    if (leg.natural.valid) {
+      anim::SwivelChoice choice =
+          anim::ChooseSwivel(leg.natural, glm::mat3_cast(anim::RotationMs(pose_, parent)), hip,
+                             knee, end_ms, l1 + l2, 0.f);
+      if (plane_.valid) {
+        anim::KneeClearance clear;
+        clear.valid = true;
+        clear.point_ms = plane_.point_ms;
+        clear.normal_ms = plane_.normal_ms;
+        clear.clearance = kBodyHelp.knee_clearance * (l1 + l2);
+        const glm::vec3 across = Root(Limb::kLeftLeg) - Root(Limb::kRightLeg);
+        if (glm::length(across) > 1e-6f) {
+          clear.outward_ms = glm::normalize(limb == Limb::kLeftLeg ? across : -across);
+          anim::KeepKneeBehind(clear, hip, end_ms, l1, l2, &choice);
+        }
+      }
+      if (choice.valid) dir = choice.knee_dir_ms;
+    }
+    if (dir == glm::vec3(0.f)) {
+      const glm::vec3 off = (knee - hip) - glm::dot(knee - hip, u) * u;
+      dir = glm::length(off) > 1e-6f ? glm::normalize(off) : ik::AnyPerpendicular(u);
+    }
+    const float x = (l1 * l1 - l2 * l2 + d * d) / (2.f * d);
+    const float h = std::sqrt(std::max(0.f, l1 * l1 - x * x));
+    return hip + x * u + h * dir;
+  }
+
+  // Four contacts: pelvis offset and one spine bend by damped Gauss-Newton (see the header).
+  void FourContacts() {
+    float leg = 0.f;
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
+      leg = std::max(leg, LimbLength(chain(limb)));
+    if (!(leg > 0.f)) return;
+    const float spine_range = glm::radians(anim::TableRange(anim::JointPart::kSpine).toward_deg);
+    const glm::vec3 pelvis_ms = anim::PositionMs(pose_, pelvis_);
+    // Sideways: from one hip to the other.
+    const glm::vec3 across = Root(Limb::kLeftLeg) - Root(Limb::kRightLeg);
+    const glm::vec3 side_ms =
+        glm::length(across) > 1e-6f ? glm::normalize(across) : glm::vec3(1.f, 0.f, 0.f);
+    std::array<glm::vec3, 4> roots{};
+    for (Limb limb : anim::kLimbs) roots[static_cast<std::size_t>(limb)] = Root(limb);
+
+    constexpr int kParams = 6;
+    constexpr int kResiduals = 4 * 2 + 2 + 1 + 6;
+    using Params = std::array<float, kParams>;
+    using Residuals = std::array<float, kResiduals>;
+    const auto residuals = [&](const Params& x) {
+      const glm::vec3 shift(x[0], x[1], x[2]);
+      const glm::vec3 bend(x[3], x[4], x[5]);
+      const auto turns = spine_.Split(bend);
+      Residuals r{};
+      int k = 0;
+      for (Limb limb : anim::kLimbs) {
+        const BodyGoal& g = goal(limb);
+        const float w = std::sqrt(std::clamp(g.weight * g.pull, 0.f, 1.f));
+        const glm::vec3 root0 = roots[static_cast<std::size_t>(limb)];
+        const glm::vec3 root = (IsArm(limb) ? spine_.Carry(turns, root0) : root0) + shift;
+        const float frac = glm::length(g.end_ms - root) / LimbLength(chain(limb));
+        const bool arm = IsArm(limb);
+        r[k++] = w * (arm ? kBodyHelp.arm_weight * (frac - kBodyHelp.arm_comfort)
+                          : kBodyHelp.leg_weight * (frac - kBodyHelp.leg_comfort));
+        r[k++] = kBodyHelp.reach_weight * w * std::max(0.f, frac - 0.985f);  // reach, with room
+      }
+      for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+        const BodyGoal& g = goal(limb);
+        float through = 0.f;
+        if (plane_.valid && g.weight > 0.f) {
+          const glm::vec3 knee = PredictKnee(limb, shift, g.end_ms);
+          const float side = glm::dot(knee - plane_.point_ms, plane_.normal_ms) / leg;
+          through = std::max(0.f, kBodyHelp.knee_clearance - side);
+        }
+        r[k++] = kBodyHelp.knee_weight * through;
+      }
+      r[k++] = plane_.valid
+                   ? kBodyHelp.plane_weight *
+                         (glm::dot(pelvis_ms + shift - plane_.point_ms, plane_.normal_ms) / leg -
+                          kBodyHelp.plane_distance)
+                   : 0.f;
+      // As little shift as that allows, sideways least of all; as little bend.
+      const float lateral = glm::dot(shift, side_ms);
+      r[k++] = kBodyHelp.lateral_weight * lateral / leg;
+      r[k++] = kBodyHelp.shift_weight * glm::length(shift - lateral * side_ms) / leg;
+      r[k++] = 0.f;
+      for (int i = 3; i < 6; ++i)
+        r[k++] = kBodyHelp.bend_weight * x[static_cast<std::size_t>(i)] / spine_range;
+      return r;
+    };
+    const auto cost = [](const Residuals& r) {
+      float c = 0.f;
+      for (float v : r) c += v * v;
+      return c;
+    };
+    Params x{};
+    Residuals r = residuals(x);
+    float c = cost(r);
+    float damping = 1e-3f;
+    const std::array<float, kParams> step = {1e-4f * leg, 1e-4f * leg, 1e-4f * leg,
+                                             1e-4f,       1e-4f,       1e-4f};
+    for (int it = 0; it < kGaussNewtonSteps; ++it) {
+      std::array<Residuals, kParams> jac{};
+      for (int p = 0; p < kParams; ++p) {
+        Params xp = x;
+        xp[static_cast<std::size_t>(p)] += step[static_cast<std::size_t>(p)];
+        const Residuals rp = residuals(xp);
+        for (int i = 0; i < kResiduals; ++i)
+          jac[p][i] = (rp[i] - r[i]) / step[static_cast<std::size_t>(p)];
+      }
+      // (J^T J + damping diag) dx = -J^T r, by Gaussian elimination with partial pivoting.
+      float a[kParams][kParams + 1];
+      for (int p = 0; p < kParams; ++p) {
+        for (int q = 0; q < kParams; ++q) {
+          float s = 0.f;
+          for (int i = 0; i < kResiduals; ++i) s += jac[p][i] * jac[q][i];
+          a[p][q] = s;
+        }
+        float g = 0.f;
+        for (int i = 0; i < kResiduals; ++i) g += jac[p][i] * r[i];
+        a[p][kParams] = -g;
+      }
+      bool improved = false;
+      for (int attempt = 0; attempt < 10 && !improved; ++attempt) {
+        float m[kParams][kParams + 1];
+        for (int p = 0; p < kParams; ++p) {
+          for (int q = 0; q <= kParams; ++q) m[p][q] = a[p][q];
+          m[p][p] += damping * (1.f + a[p][p]);
+        }
+        Params dx{};
+        bool singular = false;
+        for (int col = 0; col < kParams && !singular; ++col) {
+          int best = col;
+          for (int row = col + 1; row < kParams; ++row)
+            if (std::abs(m[row][col]) > std::abs(m[best][col])) best = row;
+          if (std::abs(m[best][col]) < 1e-12f) {
+            singular = true;
+            break;
+          }
+          for (int q = 0; q <= kParams; ++q) std::swap(m[col][q], m[best][q]);
+          for (int row = col + 1; row < kParams; ++row) {
+            const float f = m[row][col] / m[col][col];
+            for (int q = col; q <= kParams; ++q) m[row][q] -= f * m[col][q];
+          }
+        }
+        if (singular) break;
+        for (int row = kParams - 1; row >= 0; --row) {
+          float s = m[row][kParams];
+          for (int q = row + 1; q < kParams; ++q) s -= m[row][q] * dx[static_cast<std::size_t>(q)];
+          dx[static_cast<std::size_t>(row)] = s / m[row][row];
+        }
+        Params xn = x;
+        for (int p = 0; p < kParams; ++p)
+          xn[static_cast<std::size_t>(p)] += dx[static_cast<std::size_t>(p)];
+        const Residuals rn = residuals(xn);
+        const float cn = cost(rn);
+        if (std::isfinite(cn) && cn < c) {
+          x = xn;
+          r = rn;
+          c = cn;
+          damping = std::max(1e-6f, damping * 0.3f);
+          improved = true;
+        } else {
+          damping *= 4.f;
+        }
+      }
+      if (!improved) break;
+    }
+    const glm::vec3 bend(x[3], x[4], x[5]);
+    spine_.Apply(spine_.Split(bend), pose_);
+    ShiftPelvis(glm::vec3(x[0], x[1], x[2]));
+  }
+
+  void Report() {
+    std::vector<int> bones;
+    for (int side = 0; side < 2; ++side) {
+      if (map_.clavicles[static_cast<std::size_t>(side)] >= 0)
+        bones.push_back(map_.clavicles[static_cast<std::size_t>(side)]);
+    }
+    bones.insert(bones.end(), map_.spine.begin(), map_.spine.end());
+    std::sort(bones.begin(), bones.end());
+    bones.erase(std::unique(bones.begin(), bones.end()), bones.end());
+    for (int bone : bones) {
+      const auto b = static_cast<std::size_t>(bone);
+      const glm::quat delta = glm::inverse(before_[b].rotation) * pose_.locals_ls[b].rotation;
+      const float deg = glm::degrees(ik::ToAxisAngle(glm::normalize(delta)).angle_rad);
+      if (deg > 1e-3f) report_.bones.push_back({bone, deg});
+    }
+  }
+
+  const anim::Model& model_;
+  const anim::HumanoidMap& map_;
+  int pelvis_;
+  const std::array<BodyGoal, 4>& goals_;
+  const ContactPlane& plane_;
+  anim::Pose& pose_;
+  Spine spine_;
+  std::vector<anim::Transform> before_;
+  BodyHelpReport report_;
+};
+
+}  // namespace
+
+BodyHelpReport SolveBodyHelp(const anim::Model& model, int pelvis,
+                             const std::array<BodyGoal, 4>& goals, const ContactPlane& plane,
+                             anim::Pose& pose) {
+  if (pelvis < 0 || pelvis >= model.skeleton.size()) return {};
+  bool any = false;
+  for (const BodyGoal& g : goals) any = any || (g.active && g.pull > 0.f);
+  if (!any) return {};
+  return BodySolver(model, pelvis, goals, plane, pose).Run();
+}
+
+}  // namespace ikpose::scene

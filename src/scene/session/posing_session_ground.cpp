@@ -1,0 +1,215 @@
+// PosingSession's ground contact (scene/world/ground_contact.h): kept apart from
+// posing_session.cpp, which it hooks into at two points of Evaluate.
+#include <algorithm>
+#include <cmath>
+
+#include "scene/session/posing_session.h"
+#include "scene/world/solid_shapes.h"
+
+namespace ikpose::scene {
+
+namespace {
+
+// The foot's toe joint whose height the contract holds (the humanoid map's; -1 for none).
+int ToeOf(const anim::Model& model, anim::Limb leg) {
+  return model.humanoid.toe(leg == anim::Limb::kLeftLeg ? anim::Side::kLeft : anim::Side::kRight);
+}
+
+}  // namespace
+
+void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_body_ms) {
+  ground_ = GroundReport{};
+  if (!edits.ground || (!edits.floor && !edits.world)) return;
+  ground_.active = true;
+  const float scale = facts_->height / 1.8f;  // the thresholds are for a 1.8 m body
+  const bool body_moved = edits.body != BodyMove{};
+  const bool follow = edits.ladder_enabled && edits.ladder_follows_clip && climb_.rate > 0.0f;
+  float drop = 0.0f, rise = 0.0f;
+  float lowest_drop_allowed = 1e30f, highest_rise_allowed = 1e30f;
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    const int i = static_cast<int>(limb);
+    const LimbTarget& t = target(limb);
+    FootContact& foot = ground_.feet[static_cast<std::size_t>(i)];
+    if (!t.available || !t.enabled || Mirrored(limb)) continue;
+    const bool on_rung = t.given && t.rung >= 0 && t.grip && edits.ladder_enabled;
+    if (on_rung || (follow && !placed(limb))) continue;
+    const anim::LimbChain& c = chain(limb);
+    const int toe = ToeOf(*model_, limb);
+    foot.rest_ankle_height = anim::PositionMs(facts_->rest, c.end).y - facts_->floor_y;
+    foot.rest_toe_height =
+        toe >= 0 ? anim::PositionMs(facts_->rest, toe).y - facts_->floor_y : foot.rest_ankle_height;
+    const bool holds = t.pinned && body_moved && !placed(limb);
+    const glm::vec3 ankle = placed(limb) ? t.target_ms
+                            : holds      ? before_body_ms[static_cast<std::size_t>(i)]
+                                         : anim::EndPositionMs(c, base_);
+    // From the hip's height: a surface above the hip is not one to stand on.
+    const float hip_y = std::max(anim::PositionMs(base_, c.upper).y, ankle.y);
+    const float reach = c.upper_length + c.lower_length;
+    const glm::vec3 from(ankle.x, hip_y, ankle.z);
+    int prop = -1;
+    const std::optional<RayHit> hit = GroundBelow(edits.world.get(), edits.floor, facts_->floor_y,
+                                                  from, hip_y - ankle.y + 2.0f * reach, &prop);
+    if (!hit || hit->normal_ms.y <= 0.0f) continue;
+    // A placed target is placed against the world: within the band above the surface, or
+    // below it. A foot nobody placed stands wherever the surface under it is, up or down,
+    // unless its clip lifts it off the floor (a step, a jump).
+    const float lift =
+        placed(limb) ? glm::dot(ankle - hit->point_ms, hit->normal_ms) - foot.rest_ankle_height
+                     : ankle.y - facts_->floor_y - foot.rest_ankle_height;
+    if (lift > kPlantedLift * scale) {
+      // In the air: over a surface above the floor, the swing is raised by its height.
+      const float raise = hit->point_ms.y - facts_->floor_y;
+      if (!placed(limb) && raise > 1e-4f * facts_->height) {
+        foot.lifted = raise;
+        foot.prop = prop;
+        foot.ankle_target_ms = ankle + glm::vec3(0.0f, raise, 0.0f);
+        foot.rotation_ms = anim::RotationMs(base_, c.end);
+      }
+      continue;
+    }
+    foot.contact = true;
+    foot.prop = prop;
+    // Flat as at rest, heading where the pose (clip) turns it about the vertical, laid onto the
+    // surface: a planted foot's sole on the ground, not the clip's heel or toe roll.
+    const glm::quat rest_ms = anim::RotationMs(facts_->rest, c.end);
+    const glm::quat delta = anim::RotationMs(base_, c.end) * glm::inverse(rest_ms);
+    glm::quat heading(delta.w, 0.0f, delta.y, 0.0f);
+    heading = glm::length(heading) > 1e-6f ? glm::normalize(heading) : glm::quat(1, 0, 0, 0);
+    const auto stand_on = [&](const glm::vec3& point_ms, const glm::vec3& normal_ms) {
+      foot.hit_ms = point_ms;
+      foot.normal_ms = normal_ms;
+      const glm::quat tilt =
+          SoleTilt(normal_ms, kMaxSoleTiltDeg, &foot.tilt_deg, &foot.tilt_clamped);
+      foot.rotation_ms = glm::normalize(tilt * heading * rest_ms);
+      foot.ankle_target_ms = point_ms + normal_ms * foot.rest_ankle_height;
+    };
+    stand_on(hit->point_ms, hit->normal_ms);
+    // The toe over a step's edge: a surface under it higher than the ankle's carries the foot
+    // (flat on it, the heel over the edge); a lower one leaves the sole where it is.
+    if (toe >= 0) {
+      const glm::vec3 rest_toe_off =
+          anim::PositionMs(facts_->rest, toe) - anim::PositionMs(facts_->rest, c.end);
+      const glm::vec3 toe_ms =
+          foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off;
+      int toe_prop = -1;
+      const std::optional<RayHit> toe_hit = GroundBelow(
+          edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(toe_ms.x, hip_y, toe_ms.z),
+          hip_y - ankle.y + 2.0f * reach, &toe_prop);
+      const float step = toe_hit ? glm::dot(toe_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
+      if (toe_hit && toe_hit->normal_ms.y > 0.0f &&
+          step > kToeStepOfFoot * glm::length(rest_toe_off)) {
+        // Under the ankle, on the toe's surface's plane (vertically).
+        const glm::vec3& n = toe_hit->normal_ms;
+        const glm::vec3 along = foot.hit_ms - toe_hit->point_ms;
+        const glm::vec3 under(foot.hit_ms.x,
+                              toe_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
+                              foot.hit_ms.z);
+        foot.prop = toe_prop;
+        stand_on(under, n);
+      }
+    }
+    const glm::vec3 hip = anim::PositionMs(base_, c.upper);
+    drop = std::max(drop, HipDropToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
+    // The pelvis stays a quarter of a leg above the ground under it.
+    const float body_y = anim::PositionMs(base_, body_bone_ >= 0 ? body_bone_ : c.upper).y;
+    lowest_drop_allowed =
+        std::min(lowest_drop_allowed, body_y - foot.hit_ms.y - kMinPelvisLift * reach);
+    // A step up the knee would fold past its range under: the pelvis rises, but no further
+    // than this leg still reaches.
+    const float folded = FoldedLegLength(c.upper_length, c.lower_length, kMaxKneeFoldDeg);
+    rise = std::max(rise, HipRiseToFold(hip, foot.ankle_target_ms, folded));
+    highest_rise_allowed =
+        std::min(highest_rise_allowed, HipRiseToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
+  }
+  if (body_bone_ < 0) return;
+  if (drop > 0.0f) {
+    const float allowed = std::max(0.0f, lowest_drop_allowed);
+    ground_.pelvis_drop_limited = drop > allowed;
+    ground_.pelvis_drop = std::min(drop, allowed);
+  } else if (rise > 0.0f) {
+    // A leg placed elsewhere (not on the ground) is not stretched by the rise either.
+    for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+      const LimbTarget& t = target(limb);
+      if (ground_.feet[static_cast<std::size_t>(limb)].contact || !placed(limb) || !t.enabled)
+        continue;
+      const anim::LimbChain& c = chain(limb);
+      highest_rise_allowed = std::min(highest_rise_allowed,
+                                      HipRiseToReach(anim::PositionMs(base_, c.upper), t.target_ms,
+                                                     0.9999f * (c.upper_length + c.lower_length)));
+    }
+    const float allowed = std::max(0.0f, highest_rise_allowed);
+    ground_.pelvis_drop_limited = rise > allowed;
+    ground_.pelvis_drop = -std::min(rise, allowed);
+  }
+  if (ground_.pelvis_drop != 0.0f)
+    anim::ShiftBoneMs(model_->skeleton, body_bone_, {0.0f, -ground_.pelvis_drop, 0.0f}, base_);
+}
+
+void PosingSession::MeasureGroundContact() {
+  if (!ground_.active && !edits.world && !edits.ladder_enabled) return;
+  for (anim::Limb limb : {anim::Limb::kLeftLeg, anim::Limb::kRightLeg}) {
+    FootContact& foot = ground_.feet[static_cast<std::size_t>(limb)];
+    if (!foot.contact) continue;
+    const int end = chain(limb).end;
+    const int toe = ToeOf(*model_, limb);
+    const glm::vec3 ankle = anim::PositionMs(pose_, end);
+    const glm::vec3 toe_ms = toe >= 0 ? anim::PositionMs(pose_, toe) : ankle;
+    foot.ankle_height = glm::dot(ankle - foot.hit_ms, foot.normal_ms);
+    foot.toe_height = glm::dot(toe_ms - foot.hit_ms, foot.normal_ms);
+    foot.height_error = std::max(std::abs(foot.ankle_height - foot.rest_ankle_height),
+                                 std::abs(foot.toe_height - foot.rest_toe_height));
+  }
+  // Bones inside props and the solid ladder: each joint to each of its children, bones shorter
+  // than a hundredth of the body left out (fingers, twist bones).
+  ground_.penetrations.clear();
+  const bool ladder_shown = edits.ladder_enabled && ladder_now_.Valid();
+  if (!edits.world && !ladder_shown) return;  // the floor alone: nothing to be inside
+  // A ladder prop's solid is the prop's own, in the world's BVH.
+  const bool ladder_solid = ladder_shown && ladder_prop_ < 0;
+  if (ladder_solid && (!ladder_bvh_ || !(ladder_bvh_of_ == ladder_now_))) {
+    std::vector<glm::vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    LadderTriangles(ladder_now_, &vertices, &indices);
+    auto bvh = std::make_shared<SurfaceBvh>();
+    std::string ignored;  // a valid ladder has at most 1,000 rungs: far under the limit
+    bvh->Build(vertices, indices, &ignored);
+    ladder_bvh_ = std::move(bvh);
+    ladder_bvh_of_ = ladder_now_;
+  }
+  const anim::Skeleton& skeleton = model_->skeleton;
+  const float shortest = 0.01f * facts_->height;
+  // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
+  // fingers of a gripping hand are left out (its wrist and forearm are not).
+  std::vector<int> gripping;
+  for (anim::Limb limb : {anim::Limb::kLeftArm, anim::Limb::kRightArm}) {
+    const LimbTarget& t = target(limb);
+    const bool follows = edits.ladder_follows_clip && !t.given;
+    if (t.available && ladder_shown && t.grip && (t.rung >= 0 || follows))
+      gripping.push_back(chain(limb).end);
+  }
+  const bool has_joints = skeleton.JointCount() > 0;
+  for (int bone = 0; bone < skeleton.size(); ++bone) {
+    const int parent = skeleton.parents[static_cast<std::size_t>(bone)];
+    // Body parts only: from the pelvis down its tree (a root's link to the pelvis is none).
+    if (parent < 0 || (body_bone_ >= 0 && !skeleton.IsAncestorOrSelf(body_bone_, parent))) continue;
+    if (has_joints && (!skeleton.IsJoint(parent) || !skeleton.IsJoint(bone))) continue;
+    if (std::any_of(gripping.begin(), gripping.end(),
+                    [&](int hand) { return skeleton.IsAncestorOrSelf(hand, parent); }))
+      continue;
+    const glm::vec3 a = anim::PositionMs(pose_, parent);
+    const glm::vec3 b = anim::PositionMs(pose_, bone);
+    if (glm::length(b - a) < shortest) continue;
+    std::optional<Penetration> worst;
+    if (edits.world) worst = SegmentInside(edits.world->bvh(), a, b, edits.world.get());
+    if (ladder_solid) {
+      std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, nullptr);
+      if (rung && (!worst || rung->depth > worst->depth)) worst = rung;
+    }
+    if (!worst) continue;
+    worst->bone = parent;
+    worst->child = bone;
+    ground_.penetrations.push_back(*worst);
+  }
+}
+
+}  // namespace ikpose::scene
