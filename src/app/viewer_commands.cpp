@@ -118,9 +118,7 @@ bool LoadSceneFrom(ViewerState& state, const std::string& path) {
       state.panel.status = error;
       return false;
     }
-    state.drag.End();
-    state.loaded.session = std::move(session);
-    state.history.Commit(*state.loaded.session, "load scene");
+    SwapSession(state, std::move(session), SessionHistory::kStep, "load scene");
   }
   SayDone(state, "loaded " + path);
   return true;

@@ -202,7 +202,7 @@ void LibraryRefresh(ViewerState& state) {
 }
 
 void PoseHand(ViewerState& state, anim::Limb arm, const scene::HandPose& hand, bool editing) {
-  if (!state.library) return;  // as before: the hands wait for the library's thread too
+  if (!state.library) return;  // the hands' section waits for the library's thread too
   ui::HandsPanel& hands = state.panel.hands;
   std::string error;
   const auto pose = [&](scene::PosingSession& s) {

@@ -167,6 +167,17 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
 // <path>: <why>".
 bool OpenModelFile(ViewerState& state, const std::string& path, const scene::PosingRequest& request,
                    std::string* status);
+// What the undo history does when the session on screen is replaced.
+enum class SessionHistory {
+  kKeep,     // not an edit: a timeline frame put back on screen
+  kStep,     // one undo step (a scene loaded onto the same model)
+  kRestart,  // a new history (another model)
+};
+// The one way the session on screen is replaced (a scene loaded, a trace's frame shown, a model
+// opened): a target drag on the old session lets go, and the history does as `history` says
+// (`label` names the step).
+void SwapSession(ViewerState& state, std::unique_ptr<scene::PosingSession> session,
+                 SessionHistory history, const char* label = "");
 // The camera in front of the character, framing it.
 void FaceCharacter(ViewerState& state);
 // The camera yaw that looks at the character's face.
