@@ -2,11 +2,12 @@
 // finds the pops and draws why they happened and what the other policies give.
 //
 // What: `ViewerTimeline` holds the recording (scene/timeline.h), the panel's state
-// (ui/timeline_panel.h) and caches that change only with the recording: its pops, the pop
-// counts per policy and the ghosts of the frame shown. A frame is put back through the road
-// its frames came from: a trace file's frames through scene::SolveFrame over the trace's
-// request (what `ikpose trace` computed), a live recording's through the live session's own
-// fields (scene::RestoreInput).
+// (ui/timeline_panel.h) and what is derived from the recording alone, for one revision of it:
+// its pops, the pop counts per policy and the ghosts of the frame shown. A frame is put back
+// through the road its frames came from: a trace file's frames through scene::SolveFrame over
+// the trace's request (what `ikpose trace` computed; the new session goes on screen through
+// SwapSession), a live recording's as the live session's edits with the frame's input in them
+// (scene::RestoreInput).
 // Why: issue 13: record, plot, find the pop, understand it, compare policies.
 // Limits: the pop counts per policy replay every frame (a session built per frame), so they are
 // counted when asked (and when a trace opens), not while recording.

@@ -3,11 +3,11 @@
 //
 // What: along the bottom of the window, beside the docked main panel. One value at a time
 // (`TimelineValue`: reach margin, knee jump, bend, swivel, flip margin, hip and knee swing and
-// twist) is plotted per limb in the limb's colour; dragging on the plot asks for that frame
-// (`scrub_to`), a click on a red tick selects the pop (and its frame), and the pop selected is
-// explained in words: limb, frame, time, knee jump and the named cause. Ghost toggles say which
-// policies the viewport draws beside the pose; the pop counts per policy are shown once the
-// app has counted them.
+// twist) is plotted per limb in the limb's colour; dragging on the plot asks for that frame (a
+// ShowFrame command), a click on a red tick selects the pop (and its frame), and the pop
+// selected is explained in words: limb, frame, time, knee jump and the named cause. Ghost
+// toggles say which policies the viewport draws beside the pose; the pop counts per policy are
+// shown once the app has counted them.
 // Why: issue 13: a pop is found and understood by looking at the values over time.
 // Limits: draws with ImGui's draw lists only (no plotting library, no GL). A recording longer
 // than the plot is wide is drawn one frame per pixel column's first frame (a one-frame spike
