@@ -49,7 +49,6 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
   state.panel.selected_bone = -1;
   state.panel.status = warnings.empty() ? "" : warnings.front();
   FaceCharacter(state);
-  state.mouse = MouseMode::kNone;
   MarkSaved(state);                // a model just opened has nothing to lose
   state.panel.ready.stale = true;  // the ready poses' pictures are of the previous model
   return true;
@@ -65,7 +64,10 @@ bool OpenModelFile(ViewerState& state, const std::string& path, const scene::Pos
 
 void SwapSession(ViewerState& state, std::unique_ptr<scene::PosingSession> session,
                  SessionHistory history, const char* label) {
+  // Whatever the mouse held (a target, a ring, a prop) belonged to the old session.
   state.drag.End();
+  state.ring_drag.End();
+  state.mouse = MouseMode::kNone;
   state.loaded.session = std::move(session);
   switch (history) {
     case SessionHistory::kKeep:

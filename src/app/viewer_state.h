@@ -174,8 +174,8 @@ enum class SessionHistory {
   kRestart,  // a new history (another model)
 };
 // The one way the session on screen is replaced (a scene loaded, a trace's frame shown, a model
-// opened): a target drag on the old session lets go, and the history does as `history` says
-// (`label` names the step).
+// opened): whatever the mouse held on the old session (a target, a ring, a prop) lets go, and
+// the history does as `history` says (`label` names the step).
 void SwapSession(ViewerState& state, std::unique_ptr<scene::PosingSession> session,
                  SessionHistory history, const char* label = "");
 // The camera in front of the character, framing it.
