@@ -50,7 +50,7 @@ void Finish(ViewerState& state) {
 
 }  // namespace
 
-void StartBake(ViewerState& state) {
+void StartBake(ViewerState& state, const ui::cmd::BakeClip& how) {
   if (state.bake.baker) return;  // one at a time
   const scene::PosingSession& session = *state.loaded.session;
   const anim::Model& model = *state.loaded.model;
@@ -60,10 +60,10 @@ void StartBake(ViewerState& state) {
   const std::string clip = request.ClipName();
   const int index = clip.empty() ? -1 : anim::FindClip(model, clip);
   scene::BakeSettings settings;
-  settings.fps = state.panel.bake.fps;
+  settings.fps = how.fps;
   settings.to = index >= 0 ? model.clips[static_cast<std::size_t>(index)].duration : 0.0;
-  settings.lock_feet[static_cast<int>(anim::Limb::kLeftLeg)] = state.panel.bake.lock_left_foot;
-  settings.lock_feet[static_cast<int>(anim::Limb::kRightLeg)] = state.panel.bake.lock_right_foot;
+  settings.lock_feet[static_cast<int>(anim::Limb::kLeftLeg)] = how.lock_left_foot;
+  settings.lock_feet[static_cast<int>(anim::Limb::kRightLeg)] = how.lock_right_foot;
   if (scene::BakeFrameCount(settings.from, settings.to, settings.fps) < 0) {
     state.panel.status = "the clip is too long to bake at this rate";
     return;

@@ -4,6 +4,8 @@
 #include <imgui.h>
 
 #include <filesystem>
+#include <utility>
+#include <variant>
 
 #include "anim/file_paths.h"
 #include "app/paths.h"
@@ -11,6 +13,7 @@
 #include "app/viewer_state.h"
 #include "asset/export_gltf.h"
 #include "scene/files/scenario.h"
+#include "ui/props_panel.h"
 
 namespace ikpose::app {
 
@@ -33,38 +36,24 @@ void ExportPose(ViewerState& state) {
   }
 }
 
-// The camera side a view command names, and the mirror mode a mirror command names (by name,
-// not by the commands' order in the enum).
-OrbitCamera::Side ViewSide(ui::Command command) {
+// The camera side a view command names (by name, not by the order of either enum).
+OrbitCamera::Side CameraSide(ui::ViewSide side) {
   using Side = OrbitCamera::Side;
-  switch (command) {
-    case ui::Command::kViewBack:
+  switch (side) {
+    case ui::ViewSide::kBack:
       return Side::kBack;
-    case ui::Command::kViewRight:
+    case ui::ViewSide::kRight:
       return Side::kRight;
-    case ui::Command::kViewLeft:
+    case ui::ViewSide::kLeft:
       return Side::kLeft;
-    case ui::Command::kViewTop:
+    case ui::ViewSide::kTop:
       return Side::kTop;
-    case ui::Command::kViewBottom:
+    case ui::ViewSide::kBottom:
       return Side::kBottom;
-    default:
-      return Side::kFront;
+    case ui::ViewSide::kFront:
+      break;
   }
-}
-
-anim::MirrorMode MirrorModeOf(ui::Command command) {
-  using anim::MirrorMode;
-  switch (command) {
-    case ui::Command::kMirrorLeftToRight:
-      return MirrorMode::kLeftToRight;
-    case ui::Command::kMirrorRightToLeft:
-      return MirrorMode::kRightToLeft;
-    case ui::Command::kToggleFlip:
-      return MirrorMode::kFlip;
-    default:
-      return MirrorMode::kOff;
-  }
+  return Side::kFront;
 }
 
 // A session edit as one undo step (an edit not recorded yet, such as a typed value left by
@@ -129,157 +118,132 @@ bool LoadSceneFrom(ViewerState& state, const std::string& path) {
       state.panel.status = error;
       return false;
     }
-    state.drag.End();
-    state.loaded.session = std::move(session);
-    state.history.Commit(*state.loaded.session, "load scene");
+    SwapSession(state, std::move(session), SessionHistory::kStep, "load scene");
   }
   SayDone(state, "loaded " + path);
   return true;
 }
 
+namespace {
+
+// Applies one command; `editing`: a drag or a widget is held, so undo, redo and a hand slider's
+// step wait for it to be let go.
+struct Apply {
+  ViewerState& state;
+  bool editing;
+
+  scene::PosingSession& session() const { return *state.loaded.session; }
+
+  void operator()(const ui::cmd::Undo&) const {
+    if (!editing) state.history.Undo(session());
+  }
+  void operator()(const ui::cmd::Redo&) const {
+    if (!editing) state.history.Redo(session());
+  }
+  void operator()(const ui::cmd::ResetTargets&) const {
+    Step(state, "targets to hands and feet", [](scene::PosingSession& s) { s.ResetTargets(); });
+  }
+  void operator()(const ui::cmd::SnapToRungs&) const {
+    Step(state, "snap to rungs", [](scene::PosingSession& s) {
+      s.edits.ladder_enabled = true;
+      s.SnapToRungs();
+    });
+  }
+  void operator()(const ui::cmd::StepRungs& c) const { StepRungs(state, c.delta); }
+  void operator()(const ui::cmd::FitBodyToLadder&) const {
+    Step(state, "fit body to ladder", [](scene::PosingSession& s) { s.FitBodyToLadder(); });
+  }
+  void operator()(const ui::cmd::ResetBoneTurn& c) const {
+    // Named as the change it makes ("turn bone"), as when the button acted on the spot.
+    Step(state, "", [bone = c.bone](scene::PosingSession& s) {
+      if (bone >= 0 && static_cast<std::size_t>(bone) < s.edits.bone_turns_ls.size())
+        s.edits.bone_turns_ls[static_cast<std::size_t>(bone)] = glm::quat(1, 0, 0, 0);
+    });
+  }
+  void operator()(const ui::cmd::ResetBoneTurns&) const {
+    Step(state, "", [](scene::PosingSession& s) { s.ResetBoneTurns(); });
+  }
+  void operator()(const ui::cmd::ResetBody&) const {
+    Step(state, "reset body", [](scene::PosingSession& s) { s.edits.body = scene::BodyMove{}; });
+  }
+  void operator()(const ui::cmd::FrameModel&) const {
+    state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
+  }
+  void operator()(const ui::cmd::ResetView&) const { FaceCharacter(state); }
+  void operator()(const ui::cmd::LookFrom& c) const {
+    state.camera.LookFrom(CameraSide(c.side), FacingYawDeg(state));
+  }
+  void operator()(const ui::cmd::ToggleOrthographic&) const {
+    state.camera.orthographic = !state.camera.orthographic;
+  }
+  void operator()(const ui::cmd::SaveScene&) const { SaveScene(state); }
+  void operator()(const ui::cmd::LoadScene&) const {
+    if (LoadSceneFrom(state, ScenePath(state))) MarkSaved(state);
+  }
+  void operator()(const ui::cmd::ExportPose&) const { ExportPose(state); }
+  void operator()(const ui::cmd::Quit&) const { RequestQuit(state); }
+  void operator()(const ui::cmd::AnswerQuit& c) const { AnswerQuit(state, c.answer); }
+  void operator()(const ui::cmd::AnswerAutosave& c) const { AnswerAutosave(state, c.restore); }
+  void operator()(const ui::cmd::Screenshot& c) const { TakeScreenshot(state, c); }
+  void operator()(const ui::cmd::LoadReference& c) const { LoadReference(state, c.path); }
+  void operator()(const ui::cmd::ClearReference&) const {
+    state.reference.Clear();
+    state.panel.picture.reference_shown = false;
+  }
+  void operator()(const ui::cmd::ApplyReadyPose& c) const { ApplyReadyPose(state, c.pose); }
+  void operator()(const ui::cmd::AddProp& c) const {
+    std::string error;
+    if (AddProp(state, c.path, &error)) {
+      SayDone(state, "added prop " + c.path);
+      state.panel.props.selected = static_cast<int>(session().edits.world->props().size()) - 1;
+    } else {
+      state.panel.status = "could not add " + error;
+    }
+  }
+  void operator()(const ui::cmd::RemoveProp& c) const {
+    // Named as the change it makes, as when the button acted on the spot.
+    Step(state, "", [&](scene::PosingSession& s) {
+      std::string error;
+      if (ui::ReplaceProp(s, c.index, nullptr, &error)) {
+        state.panel.props.selected = -1;
+      } else {
+        state.panel.props.note = error;
+      }
+    });
+  }
+  void operator()(const ui::cmd::LibrarySave& c) const { LibrarySave(state, c.name); }
+  void operator()(const ui::cmd::LibraryApply& c) const { LibraryApply(state, c.name, c.options); }
+  void operator()(const ui::cmd::LibraryRename& c) const { LibraryRename(state, c.from, c.to); }
+  void operator()(const ui::cmd::LibraryDelete& c) const { LibraryDelete(state, c.name); }
+  void operator()(const ui::cmd::LibraryRefresh&) const { LibraryRefresh(state); }
+  void operator()(const ui::cmd::PoseHand& c) const { PoseHand(state, c.arm, c.pose, editing); }
+  void operator()(const ui::cmd::SetMirror& c) const { SetMirror(c.mode); }
+  void operator()(const ui::cmd::ToggleFlip&) const {
+    const bool flipped = session().edits.mirror == anim::MirrorMode::kFlip;
+    SetMirror(flipped ? anim::MirrorMode::kOff : anim::MirrorMode::kFlip);
+  }
+  void operator()(const ui::cmd::BakeClip& c) const { StartBake(state, c); }
+  void operator()(const ui::cmd::CancelBake&) const { CancelBake(state); }
+
+  void SetMirror(anim::MirrorMode mode) const {
+    state.drag.End();  // a handle held on the side that becomes mirrored would fight it
+    const std::string label = "mirror " + std::string(anim::MirrorModeName(mode));
+    Step(state, label.c_str(), [mode](scene::PosingSession& s) { s.edits.mirror = mode; });
+  }
+};
+
+}  // namespace
+
 void ApplyCommands(ViewerState& state) {
-  using ui::Command;
   // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
   const bool editing = state.drag.active() || state.ring_drag.active() ||
                        state.mouse == MouseMode::kProp || state.transform.active() ||
                        ImGui::IsAnyItemActive();
   state.retired_thumbnails.clear();  // no longer in any frame's draw list
-  for (const Command command : state.panel.commands) {
-    scene::PosingSession& session = *state.loaded.session;
-    switch (command) {
-      case Command::kUndo:
-        if (!editing) state.history.Undo(session);
-        break;
-      case Command::kRedo:
-        if (!editing) state.history.Redo(session);
-        break;
-      case Command::kResetTargets:
-        Step(state, "targets to hands and feet", [](scene::PosingSession& s) { s.ResetTargets(); });
-        break;
-      case Command::kSnapToRungs:
-        Step(state, "snap to rungs", [](scene::PosingSession& s) {
-          s.edits.ladder_enabled = true;
-          s.SnapToRungs();
-        });
-        break;
-      case Command::kStepUp:
-        StepRungs(state, +1);
-        break;
-      case Command::kStepDown:
-        StepRungs(state, -1);
-        break;
-      case Command::kFitBodyToLadder:
-        Step(state, "fit body to ladder", [](scene::PosingSession& s) { s.FitBodyToLadder(); });
-        break;
-      case Command::kResetBoneTurn: {
-        // Named as the change it makes ("turn bone"), as when the button acted on the spot.
-        const int bone = state.panel.selected_bone;
-        Step(state, "", [bone](scene::PosingSession& s) {
-          if (bone >= 0 && static_cast<std::size_t>(bone) < s.edits.bone_turns_ls.size())
-            s.edits.bone_turns_ls[static_cast<std::size_t>(bone)] = glm::quat(1, 0, 0, 0);
-        });
-        break;
-      }
-      case Command::kResetBoneTurns:
-        Step(state, "", [](scene::PosingSession& s) { s.ResetBoneTurns(); });
-        break;
-      case Command::kResetBody:
-        Step(state, "reset body",
-             [](scene::PosingSession& s) { s.edits.body = scene::BodyMove{}; });
-        break;
-      case Command::kFrameModel:
-        state.camera.Frame(state.loaded.center_ms, state.loaded.radius);
-        break;
-      case Command::kResetView:
-        FaceCharacter(state);
-        break;
-      case Command::kSaveScene:
-        SaveScene(state);
-        break;
-      case Command::kLoadScene:
-        if (LoadSceneFrom(state, ScenePath(state))) MarkSaved(state);
-        break;
-      case Command::kExportPose:
-        ExportPose(state);
-        break;
-      case Command::kQuit:
-        RequestQuit(state);
-        break;
-      case Command::kSaveAndQuit:
-      case Command::kQuitWithoutSaving:
-      case Command::kStayOpen:
-        AnswerQuit(state, command);
-        break;
-      case Command::kRestoreAutosave:
-      case Command::kDiscardAutosave:
-        ApplyAutosaveCommand(state, command);
-        break;
-      case Command::kScreenshot:
-        TakeScreenshot(state);
-        break;
-      case Command::kLoadReference:
-        LoadReference(state, state.panel.picture.reference_path);
-        break;
-      case Command::kApplyReadyPose:
-        ApplyReadyPoseCommand(state);
-        break;
-      case Command::kAddProp: {
-        std::string error;
-        const std::string path = state.panel.props.add_path;
-        if (AddProp(state, path, &error)) {
-          SayDone(state, "added prop " + path);
-          state.panel.props.selected = static_cast<int>(session.edits.world->props().size()) - 1;
-        } else {
-          state.panel.status = "could not add " + error;
-        }
-        break;
-      }
-      case Command::kClearReference:
-        state.reference.Clear();
-        state.panel.picture.reference_shown = false;
-        break;
-      case Command::kViewFront:
-      case Command::kViewBack:
-      case Command::kViewRight:
-      case Command::kViewLeft:
-      case Command::kViewTop:
-      case Command::kViewBottom: {
-        state.camera.LookFrom(ViewSide(command), FacingYawDeg(state));
-        break;
-      }
-      case Command::kToggleOrthographic:
-        state.camera.orthographic = !state.camera.orthographic;
-        break;
-      case Command::kLibrarySave:
-      case Command::kLibraryApply:
-      case Command::kLibraryRename:
-      case Command::kLibraryDelete:
-      case Command::kLibraryRefresh:
-      case Command::kPoseHand:
-        ApplyLibraryCommand(state, command, editing);
-        break;
-      case Command::kBakeClip:
-        StartBake(state);
-        break;
-      case Command::kCancelBake:
-        CancelBake(state);
-        break;
-      case Command::kMirrorOff:
-      case Command::kMirrorLeftToRight:
-      case Command::kMirrorRightToLeft:
-      case Command::kToggleFlip: {
-        using anim::MirrorMode;
-        MirrorMode mode = MirrorModeOf(command);
-        if (mode == MirrorMode::kFlip && session.edits.mirror == MirrorMode::kFlip)
-          mode = MirrorMode::kOff;
-        state.drag.End();  // a handle held on the side that becomes mirrored would fight it
-        const std::string label = "mirror " + std::string(anim::MirrorModeName(mode));
-        Step(state, label.c_str(), [mode](scene::PosingSession& s) { s.edits.mirror = mode; });
-        break;
-      }
-    }
-  }
+  // Taken out first: a command may append none, but must not see itself again.
+  const std::vector<ui::Command> commands = std::move(state.panel.commands);
   state.panel.commands.clear();
+  for (const ui::Command& command : commands) std::visit(Apply{state, editing}, command);
   // Any other panel edit is a step once no widget is held (a slider is one step on release).
   if (!editing) state.history.Commit(*state.loaded.session);
 }

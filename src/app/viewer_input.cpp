@@ -187,25 +187,29 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
   const bool shift = (key.mod & KMOD_SHIFT) != 0;
   std::vector<ui::Command>& commands = state.panel.commands;
   OrbitCamera& camera = state.camera;
-  if (ctrl && key.sym == SDLK_z)
-    return commands.push_back(shift ? ui::Command::kRedo : ui::Command::kUndo);
-  if (ctrl && key.sym == SDLK_y) return commands.push_back(ui::Command::kRedo);
-  if (ctrl && key.sym == SDLK_b) return commands.push_back(ui::Command::kBakeClip);
-  if (ctrl && key.sym == SDLK_q) return commands.push_back(ui::Command::kQuit);
+  using ui::ViewSide;
+  namespace cmd = ui::cmd;
+  if (ctrl && key.sym == SDLK_z) {
+    if (shift) return commands.push_back(cmd::Redo{});
+    return commands.push_back(cmd::Undo{});
+  }
+  if (ctrl && key.sym == SDLK_y) return commands.push_back(cmd::Redo{});
+  if (ctrl && key.sym == SDLK_b) return commands.push_back(ui::BakeCommand(state.panel.bake));
+  if (ctrl && key.sym == SDLK_q) return commands.push_back(cmd::Quit{});
   // The views as Blender's numpad; the digits above the letters do the same (laptops).
   switch (key.sym) {
     case SDLK_KP_1:
     case SDLK_1:
-      return commands.push_back(ctrl ? ui::Command::kViewBack : ui::Command::kViewFront);
+      return commands.push_back(cmd::LookFrom{ctrl ? ViewSide::kBack : ViewSide::kFront});
     case SDLK_KP_3:
     case SDLK_3:
-      return commands.push_back(ctrl ? ui::Command::kViewLeft : ui::Command::kViewRight);
+      return commands.push_back(cmd::LookFrom{ctrl ? ViewSide::kLeft : ViewSide::kRight});
     case SDLK_KP_7:
     case SDLK_7:
-      return commands.push_back(ctrl ? ui::Command::kViewBottom : ui::Command::kViewTop);
+      return commands.push_back(cmd::LookFrom{ctrl ? ViewSide::kBottom : ViewSide::kTop});
     case SDLK_KP_5:
     case SDLK_5:
-      return commands.push_back(ui::Command::kToggleOrthographic);
+      return commands.push_back(cmd::ToggleOrthographic{});
     case SDLK_KP_0:
     case SDLK_0:
       state.panel.corner_view = !state.panel.corner_view;
@@ -216,11 +220,11 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
   if (ctrl) return;  // Ctrl+letter is never the letter's command
   switch (key.sym) {
     case SDLK_f:
-      return commands.push_back(ui::Command::kFrameModel);
+      return commands.push_back(cmd::FrameModel{});
     case SDLK_HOME:
-      return commands.push_back(ui::Command::kResetView);
+      return commands.push_back(cmd::ResetView{});
     case SDLK_e:
-      return commands.push_back(ui::Command::kExportPose);
+      return commands.push_back(cmd::ExportPose{});
     case SDLK_g:
       BeginKeyTransform(state, KeyTransform::Kind::kGrab);
       return;
@@ -237,7 +241,7 @@ void KeyDown(ViewerState& state, const SDL_Keysym& key) {
       state.panel.stability.shown = !state.panel.stability.shown;
       return;
     case SDLK_F12:
-      return commands.push_back(ui::Command::kScreenshot);
+      return commands.push_back(ui::ScreenshotCommand(state.panel.picture));
     case SDLK_ESCAPE:
       // Cancels what is held (handled before this); with nothing held it does nothing: Esc
       // never quits, so a pose is never lost to it.
@@ -286,9 +290,11 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
   if (state.safety.quit_asked) {
     if (event.type != SDL_KEYDOWN) return;
     const SDL_Keycode sym = event.key.keysym.sym;
-    if (sym == SDLK_s) state.panel.commands.push_back(ui::Command::kSaveAndQuit);
-    if (sym == SDLK_d) state.panel.commands.push_back(ui::Command::kQuitWithoutSaving);
-    if (sym == SDLK_ESCAPE) state.panel.commands.push_back(ui::Command::kStayOpen);
+    using ui::QuitAnswer;
+    std::vector<ui::Command>& commands = state.panel.commands;
+    if (sym == SDLK_s) commands.push_back(ui::cmd::AnswerQuit{QuitAnswer::kSaveAndQuit});
+    if (sym == SDLK_d) commands.push_back(ui::cmd::AnswerQuit{QuitAnswer::kQuitWithoutSaving});
+    if (sym == SDLK_ESCAPE) commands.push_back(ui::cmd::AnswerQuit{QuitAnswer::kStayOpen});
     return;
   }
   // G/R/S held: the mouse moves it, a left click applies, a right click cancels, keys shape it.

@@ -115,10 +115,7 @@ void SyncReadyThumbnails(ViewerState& state) {
   state.loaded.renderer->UpdatePose(*state.loaded.model, session.pose().models_ms);
 }
 
-void ApplyReadyPoseCommand(ViewerState& state) {
-  const int chosen = state.panel.ready.chosen;
-  if (chosen < 0 || chosen >= static_cast<int>(scene::kReadyPoses.size())) return;
-  const scene::ReadyPose pose = scene::kReadyPoses[static_cast<std::size_t>(chosen)];
+void ApplyReadyPose(ViewerState& state, scene::ReadyPose pose) {
   std::string error;
   state.panel.ready.note.clear();
   LibraryStep(state, std::string("ready pose ") + scene::ReadyPoseName(pose),
@@ -127,77 +124,97 @@ void ApplyReadyPoseCommand(ViewerState& state) {
               });
 }
 
-void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing) {
-  if (!state.library) return;  // still being read: the section that asks is not shown yet
+namespace {
+
+// After a library command that changed the folder: its thumbnails again, no stale list of
+// unmatched bones.
+void LibraryChanged(ViewerState& state) {
+  state.panel.library.unmatched.clear();
+  SyncThumbnails(state);
+}
+
+}  // namespace
+
+// The library is read on its own thread: until it is, its section (whose buttons make these
+// commands) is not shown, and a command does nothing.
+void LibrarySave(ViewerState& state, const std::string& name) {
+  if (!state.library) return;
   ui::LibraryPanel& panel = state.panel.library;
   std::string error;
-  switch (command) {
-    case ui::Command::kLibrarySave: {
-      std::string thumbnail_error;
-      const std::string png = RenderThumbnail(state, &thumbnail_error);
-      if (state.library->Save(panel.save_name, *state.loaded.session, state.loaded.path, png,
-                              &error)) {
-        panel.note = "saved '" + panel.save_name + "'" +
-                     (png.empty() ? " without a picture: " + thumbnail_error : "");
-        panel.selected = panel.save_name;
-        panel.rename_to = panel.save_name;
-      } else {
-        panel.note = error;
-      }
-      break;
-    }
-    case ui::Command::kLibraryApply: {
-      const scene::LibraryEntry* e = state.library->Find(panel.selected);
-      if (e == nullptr || !e->error.empty()) break;
-      scene::ApplyResult result;
-      LibraryStep(state, "apply pose " + e->name, [&](scene::PosingSession& s) {
-        result = scene::ApplyPose(e->pose, panel.apply, s);
-      });
-      panel.unmatched = result.unmatched;
-      panel.note = result.ok
-                       ? "applied '" + e->name + "' to " + std::to_string(result.applied) + " bones"
-                       : result.error;
-      return;  // nothing on disk changed
-    }
-    case ui::Command::kLibraryRename:
-      if (state.library->Rename(panel.selected, panel.rename_to, &error)) {
-        panel.note = "renamed '" + panel.selected + "' to '" + panel.rename_to + "'";
-        panel.selected = panel.rename_to;
-      } else {
-        panel.note = error;
-      }
-      break;
-    case ui::Command::kLibraryDelete:
-      if (state.library->Delete(panel.selected, &error)) {
-        panel.note = "deleted '" + panel.selected + "'";
-        panel.selected.clear();
-      } else {
-        panel.note = error;
-      }
-      break;
-    case ui::Command::kLibraryRefresh:
-      state.library->Refresh();
-      break;
-    case ui::Command::kPoseHand: {
-      ui::HandsPanel& hands = state.panel.hands;
-      const std::string arm(anim::LimbName(hands.arm));
-      const auto pose = [&](scene::PosingSession& s) {
-        hands.note.clear();
-        if (!scene::PoseHand(s, hands.arm, hands.request, &error)) hands.note = error;
-      };
-      // A slider held is one step when released (ApplyCommands commits then).
-      if (editing) {
-        pose(*state.loaded.session);
-      } else {
-        LibraryStep(state, "pose " + arm + " hand", pose);
-      }
-      return;
-    }
-    default:
-      return;
+  std::string thumbnail_error;
+  const std::string png = RenderThumbnail(state, &thumbnail_error);
+  if (state.library->Save(name, *state.loaded.session, state.loaded.path, png, &error)) {
+    panel.note =
+        "saved '" + name + "'" + (png.empty() ? " without a picture: " + thumbnail_error : "");
+    panel.selected = name;
+    panel.rename_to = name;
+  } else {
+    panel.note = error;
   }
-  panel.unmatched.clear();
-  SyncThumbnails(state);
+  LibraryChanged(state);
+}
+
+void LibraryApply(ViewerState& state, const std::string& name, const scene::ApplyOptions& options) {
+  if (!state.library) return;
+  ui::LibraryPanel& panel = state.panel.library;
+  const scene::LibraryEntry* e = state.library->Find(name);
+  if (e == nullptr || !e->error.empty()) return LibraryChanged(state);
+  scene::ApplyResult result;
+  LibraryStep(state, "apply pose " + e->name,
+              [&](scene::PosingSession& s) { result = scene::ApplyPose(e->pose, options, s); });
+  panel.unmatched = result.unmatched;
+  panel.note = result.ok
+                   ? "applied '" + e->name + "' to " + std::to_string(result.applied) + " bones"
+                   : result.error;
+  // Nothing on disk changed: the thumbnails stay.
+}
+
+void LibraryRename(ViewerState& state, const std::string& from, const std::string& to) {
+  if (!state.library) return;
+  ui::LibraryPanel& panel = state.panel.library;
+  std::string error;
+  if (state.library->Rename(from, to, &error)) {
+    panel.note = "renamed '" + from + "' to '" + to + "'";
+    panel.selected = to;
+  } else {
+    panel.note = error;
+  }
+  LibraryChanged(state);
+}
+
+void LibraryDelete(ViewerState& state, const std::string& name) {
+  if (!state.library) return;
+  ui::LibraryPanel& panel = state.panel.library;
+  std::string error;
+  if (state.library->Delete(name, &error)) {
+    panel.note = "deleted '" + name + "'";
+    if (panel.selected == name) panel.selected.clear();
+  } else {
+    panel.note = error;
+  }
+  LibraryChanged(state);
+}
+
+void LibraryRefresh(ViewerState& state) {
+  if (!state.library) return;
+  state.library->Refresh();
+  LibraryChanged(state);
+}
+
+void PoseHand(ViewerState& state, anim::Limb arm, const scene::HandPose& hand, bool editing) {
+  if (!state.library) return;  // the hands' section waits for the library's thread too
+  ui::HandsPanel& hands = state.panel.hands;
+  std::string error;
+  const auto pose = [&](scene::PosingSession& s) {
+    hands.note.clear();
+    if (!scene::PoseHand(s, arm, hand, &error)) hands.note = error;
+  };
+  // A slider held is one step when released (ApplyCommands commits then).
+  if (editing) {
+    pose(*state.loaded.session);
+  } else {
+    LibraryStep(state, "pose " + std::string(anim::LimbName(arm)) + " hand", pose);
+  }
 }
 
 }  // namespace ikpose::app

@@ -26,30 +26,29 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
   next.path = path;
   next.session = scene::BuildSession(*next.model, request, error);
   if (!next.session) return false;
+  std::unique_ptr<scene::PosingSession> session = std::move(next.session);
   next.renderer = std::make_unique<render::ModelRenderer>();
   if (!next.renderer->Init(DataDir() / "shaders", error)) return false;
   std::vector<std::string> warnings;
   next.renderer->Load(*next.model, &warnings);
-  const anim::Bounds bounds = anim::ComputeBounds(*next.model, next.session->rest_pose());
+  const anim::Bounds bounds = anim::ComputeBounds(*next.model, session->rest_pose());
   if (!bounds.empty()) {
     next.center_ms = 0.5f * (bounds.min + bounds.max);
     next.radius = 0.5f * glm::length(bounds.max - bounds.min);
     next.height = bounds.max.y - bounds.min.y;
-    next.floor_y = next.session->floor_y();  // the floor the feet stand on
+    next.floor_y = session->floor_y();  // the floor the feet stand on
   }
   CancelBake(state);  // it poses the model being replaced
   // So does a stability grid being measured (its copy of the session points at the model).
   state.stability.job = scene::StabilityJob();
   state.stability.grid.reset();
   state.loaded = std::move(next);
+  SwapSession(state, std::move(session), SessionHistory::kRestart);
   state.panel.model_label = std::filesystem::path(path).filename().string();
   state.panel.model_height = state.loaded.height;
   state.panel.selected_bone = -1;
   state.panel.status = warnings.empty() ? "" : warnings.front();
   FaceCharacter(state);
-  state.drag.End();
-  state.mouse = MouseMode::kNone;
-  state.history.Reset(*state.loaded.session);
   MarkSaved(state);                // a model just opened has nothing to lose
   state.panel.ready.stale = true;  // the ready poses' pictures are of the previous model
   return true;
@@ -61,6 +60,25 @@ bool OpenModelFile(ViewerState& state, const std::string& path, const scene::Pos
   if (OpenModel(state, path, ParseModel(path), request, &error)) return true;
   *status = "could not open " + path + ": " + error;
   return false;
+}
+
+void SwapSession(ViewerState& state, std::unique_ptr<scene::PosingSession> session,
+                 SessionHistory history, const char* label) {
+  // Whatever the mouse held (a target, a ring, a prop) belonged to the old session.
+  state.drag.End();
+  state.ring_drag.End();
+  state.mouse = MouseMode::kNone;
+  state.loaded.session = std::move(session);
+  switch (history) {
+    case SessionHistory::kKeep:
+      break;
+    case SessionHistory::kStep:
+      state.history.Commit(*state.loaded.session, label);
+      break;
+    case SessionHistory::kRestart:
+      state.history.Reset(*state.loaded.session);
+      break;
+  }
 }
 
 float FacingYawDeg(const ViewerState& state) {

@@ -85,13 +85,12 @@ void DrawReference(ViewerState& state, const glm::mat4& view_proj) {
       view_proj, picture.reference_opacity);
 }
 
-void TakeScreenshot(ViewerState& state) {
-  const ui::PicturePanel& picture = state.panel.picture;
+void TakeScreenshot(ViewerState& state, const ui::cmd::Screenshot& how) {
   int width = 0, height = 0;
   state.window->DrawableSize(&width, &height);
-  if (!picture.window_size) {
-    width = picture.width;
-    height = picture.height;
+  if (!how.window_size) {
+    width = how.width;
+    height = how.height;
   }
   if (width <= 0 || height <= 0) return;
   // The camera as on screen, centred in the whole picture (no panel beside it).
@@ -100,8 +99,8 @@ void TakeScreenshot(ViewerState& state) {
   const glm::mat4 view_proj =
       camera.Projection(static_cast<float>(width) / static_cast<float>(height)) * camera.View();
   const render::Lighting lighting = KeyLight(camera);
-  state.painter.Begin(width, height, false, picture.transparent);
-  if (!picture.transparent) {
+  state.painter.Begin(width, height, false, how.transparent);
+  if (!how.transparent) {
     DrawReference(state, view_proj);
     state.painter.DrawLines(state.grid_lines, view_proj, false);
   }

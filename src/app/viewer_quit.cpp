@@ -62,10 +62,10 @@ void RequestQuit(ViewerState& state) {
   state.running = false;
 }
 
-void AnswerQuit(ViewerState& state, ui::Command answer) {
+void AnswerQuit(ViewerState& state, ui::QuitAnswer answer) {
   state.safety.quit_asked = false;
-  if (answer == ui::Command::kStayOpen) return;
-  if (answer == ui::Command::kSaveAndQuit && !SaveScene(state)) return;  // the status says why
+  if (answer == ui::QuitAnswer::kStayOpen) return;
+  if (answer == ui::QuitAnswer::kSaveAndQuit && !SaveScene(state)) return;  // the status says why
   state.running = false;
 }
 
@@ -101,12 +101,12 @@ void FindAutosave(ViewerState& state) {
                               ": its last autosave can be restored.";
 }
 
-void ApplyAutosaveCommand(ViewerState& state, ui::Command command) {
+void AnswerAutosave(ViewerState& state, bool restore) {
   const fs::path path = state.safety.restore_offer;
   if (path.empty()) return;
   state.safety.restore_offer.clear();
   state.panel.restore_offer.clear();
-  if (command == ui::Command::kRestoreAutosave) {
+  if (restore) {
     // Restored edits are not saved anywhere yet: quitting asks.
     if (LoadSceneFrom(state, path.string()))
       SayDone(state, "restored the autosave of " + state.safety.restore_when);

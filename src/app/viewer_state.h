@@ -167,6 +167,17 @@ bool OpenModel(ViewerState& state, const std::string& path, ParsedModel parsed,
 // <path>: <why>".
 bool OpenModelFile(ViewerState& state, const std::string& path, const scene::PosingRequest& request,
                    std::string* status);
+// What the undo history does when the session on screen is replaced.
+enum class SessionHistory {
+  kKeep,     // not an edit: a timeline frame put back on screen
+  kStep,     // one undo step (a scene loaded onto the same model)
+  kRestart,  // a new history (another model)
+};
+// The one way the session on screen is replaced (a scene loaded, a trace's frame shown, a model
+// opened): whatever the mouse held on the old session (a target, a ring, a prop) lets go, and
+// the history does as `history` says (`label` names the step).
+void SwapSession(ViewerState& state, std::unique_ptr<scene::PosingSession> session,
+                 SessionHistory history, const char* label = "");
 // The camera in front of the character, framing it.
 void FaceCharacter(ViewerState& state);
 // The camera yaw that looks at the character's face.
@@ -179,13 +190,13 @@ void ApplyCommands(ViewerState& state);
 // viewer_bake.cpp: starts a bake of what is on screen over its clip (a scenario captured from
 // the session, so it is the one road's bake, as `ikpose export --scene S --bake`), steps it for
 // a few milliseconds each frame, writes the file when done; cancelling writes nothing.
-void StartBake(ViewerState& state);
+void StartBake(ViewerState& state, const ui::cmd::BakeClip& how);
 void StepBake(ViewerState& state);
 void CancelBake(ViewerState& state);
 
 // viewer_library.cpp: opens the library folder (--library, else the per-user default) and
-// uploads its thumbnails; applies a library or hand command (`editing`: a widget is held, so a
-// hand slider is not a step yet).
+// uploads its thumbnails; applies the library's and the hands' commands, each edit one undo step
+// (`editing`: a widget is held, so a hand slider is not a step yet).
 // The library's files are read on their own thread once the first frame is on screen (a library
 // of hundreds of poses and pictures takes most of a second, which the first frame need not
 // wait for): the window polls for it each frame and shows its section once it is read; a
@@ -193,11 +204,16 @@ void CancelBake(ViewerState& state);
 void StartLibrary(ViewerState& state);
 void PollLibrary(ViewerState& state, bool wait);
 void SyncThumbnails(ViewerState& state);
-void ApplyLibraryCommand(ViewerState& state, ui::Command command, bool editing);
+void LibrarySave(ViewerState& state, const std::string& name);
+void LibraryApply(ViewerState& state, const std::string& name, const scene::ApplyOptions& options);
+void LibraryRename(ViewerState& state, const std::string& from, const std::string& to);
+void LibraryDelete(ViewerState& state, const std::string& name);
+void LibraryRefresh(ViewerState& state);
+void PoseHand(ViewerState& state, anim::Limb arm, const scene::HandPose& pose, bool editing);
 // The ready poses' thumbnails for the loaded model (each pose applied, drawn, taken back), and
 // applying one as an undo step.
 void SyncReadyThumbnails(ViewerState& state);
-void ApplyReadyPoseCommand(ViewerState& state);
+void ApplyReadyPose(ViewerState& state, scene::ReadyPose pose);
 
 // viewer_quit.cpp. A quit (the window's close button, Ctrl+Q) asks first when the session has
 // unsaved edits; the answer: save and quit, quit without saving, or stay. The session is
@@ -207,10 +223,11 @@ void ApplyReadyPoseCommand(ViewerState& state);
 bool UnsavedEdits(const ViewerState& state);
 void MarkSaved(ViewerState& state);
 void RequestQuit(ViewerState& state);
-void AnswerQuit(ViewerState& state, ui::Command answer);
+void AnswerQuit(ViewerState& state, ui::QuitAnswer answer);
 void StepAutosave(ViewerState& state, float seconds);
 void FindAutosave(ViewerState& state);
-void ApplyAutosaveCommand(ViewerState& state, ui::Command command);
+// The crash's autosave back on screen (`restore`), or discarded; the offer goes either way.
+void AnswerAutosave(ViewerState& state, bool restore);
 void RemoveAutosave(ViewerState& state);
 // Sets the status line as a success (shown green); any other status is an error (red).
 void SayDone(ViewerState& state, std::string text);
@@ -224,7 +241,7 @@ render::Lighting KeyLight(const OrbitCamera& camera);
 
 // viewer_picture.cpp: F12 or the panel's button writes a PNG of the view (without the panel)
 // at the window's size or the panel's chosen size, optionally with a transparent background.
-void TakeScreenshot(ViewerState& state);
+void TakeScreenshot(ViewerState& state, const ui::cmd::Screenshot& how);
 // Shows a PNG or JPEG file as the reference image; false (the status line says why, the previous
 // image stays) for a file that cannot be read or decoded.
 bool LoadReference(ViewerState& state, const std::string& path);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
+#include <variant>
 
 #include "anim/file_paths.h"
 #include "app/pose_plan.h"
@@ -16,11 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr anim::KneePolicy kPolicies[3] = {anim::KneePolicy::kSeed, anim::KneePolicy::kNatural,
-                                           anim::KneePolicy::kPole};
-// Ghost colours per policy: seed yellow, natural green, pole magenta.
-const glm::vec4 kGhostColors[3] = {
-    {1.f, 0.9f, 0.2f, 1.f}, {0.3f, 1.f, 0.4f, 1.f}, {1.f, 0.3f, 1.f, 1.f}};
 // Pops are recounted at most this often (in frames) while frames keep coming in.
 constexpr int kPopRefreshFrames = 30;
 
@@ -44,62 +41,64 @@ bool SolveUnder(const ViewerState& state, const scene::TraceFrame& frame,
 
 void RefreshPops(ViewerState& state) {
   ViewerTimeline& v = state.timeline;
+  v.Follow();
   v.pops = scene::DetectPops(v.timeline.recorder.Frames(),
                              scene::LimbLengths(state.loaded.model->chains));
-  v.pops_revision = v.timeline.revision;
+  v.pops_current = true;
   v.frames_since_pops = 0;
   if (v.panel.selected_pop >= static_cast<int>(v.pops.size())) v.panel.selected_pop = -1;
 }
 
 void CountPolicies(ViewerState& state) {
   ViewerTimeline& v = state.timeline;
+  v.Follow();
   const std::vector<scene::TraceFrame> frames = v.timeline.recorder.Frames();
   const bool any_pole = std::any_of(frames.begin(), frames.end(), AnyPole);
   const std::array<float, 4> lengths = scene::LimbLengths(state.loaded.model->chains);
-  for (int p = 0; p < 3; ++p) {
-    std::optional<int>& count = v.policy_pops[static_cast<std::size_t>(p)];
+  for (const ui::KneePolicyEntry& entry : ui::kKneePolicies) {
+    const anim::KneePolicy policy = entry.policy;
+    std::optional<int>& count = v.policy_pops[policy];
     count.reset();
-    if (kPolicies[p] == anim::KneePolicy::kPole && !any_pole) continue;
+    if (policy == anim::KneePolicy::kPole && !any_pole) continue;
     std::vector<scene::TraceFrame> replayed;
     replayed.reserve(frames.size());
     std::string error;
     for (const scene::TraceFrame& frame : frames) {
       scene::TraceFrame solved;
-      if (!SolveUnder(state, frame, kPolicies[p], &solved, &error)) break;
+      if (!SolveUnder(state, frame, policy, &solved, &error)) break;
       replayed.push_back(solved);
     }
     if (!error.empty()) {
-      v.panel.status =
-          std::string("under the ") + anim::PolicyName(kPolicies[p]) + " policy: " + error;
+      v.panel.status = std::string("under the ") + anim::PolicyName(policy) + " policy: " + error;
       continue;
     }
     count = static_cast<int>(scene::DetectPops(replayed, lengths).size());
   }
-  v.policy_revision = v.timeline.revision;
 }
 
 // The ghosts of the frame shown, recomputed when it or the recording changes.
 void UpdateGhosts(ViewerState& state) {
   ViewerTimeline& v = state.timeline;
+  v.Follow();
   const scene::Timeline& t = v.timeline;
   const bool wanted =
-      std::any_of(v.panel.ghosts.begin(), v.panel.ghosts.end(), [](bool b) { return b; });
+      std::any_of(ui::kKneePolicies.begin(), ui::kKneePolicies.end(),
+                  [&](const ui::KneePolicyEntry& e) { return v.panel.ghosts[e.policy]; });
   if (!wanted || t.shown < 0 || static_cast<std::size_t>(t.shown) >= t.recorder.size()) {
     v.ghosts = {};
     v.ghost_frame = -1;
     return;
   }
-  if (v.ghost_revision == t.revision && v.ghost_frame == t.shown) return;
+  if (v.ghost_frame == t.shown) return;
   const scene::TraceFrame& frame = t.recorder[static_cast<std::size_t>(t.shown)];
-  for (int p = 0; p < 3; ++p) {
-    std::optional<scene::TraceFrame>& ghost = v.ghosts[static_cast<std::size_t>(p)];
+  for (const ui::KneePolicyEntry& entry : ui::kKneePolicies) {
+    std::optional<scene::TraceFrame>& ghost = v.ghosts[entry.policy];
     ghost.reset();
-    if (kPolicies[p] == anim::KneePolicy::kPole && !AnyPole(frame)) continue;
+    if (entry.policy == anim::KneePolicy::kPole && !AnyPole(frame)) continue;
     scene::TraceFrame solved;
     std::string error;
-    if (SolveUnder(state, frame, kPolicies[p], &solved, &error)) ghost = solved;
+    if (SolveUnder(state, frame, entry.policy, &solved, &error)) ghost = solved;
   }
-  v.ghost_revision = t.revision;
   v.ghost_frame = t.shown;
 }
 
@@ -118,8 +117,7 @@ bool ShowFrame(ViewerState& state, int index, std::string* error) {
                           state.loaded.session->facts());
     if (!session) return false;
     session->edits.playback.playing = false;
-    state.drag.End();
-    state.loaded.session = std::move(session);
+    SwapSession(state, std::move(session), SessionHistory::kKeep);
   } else {
     scene::RestoreInput(frame, *state.loaded.session);
     state.loaded.session->Evaluate();
@@ -130,9 +128,8 @@ bool ShowFrame(ViewerState& state, int index, std::string* error) {
   return true;
 }
 
-void SaveTrace(ViewerState& state) {
+void SaveTrace(ViewerState& state, const std::string& path) {
   ViewerTimeline& v = state.timeline;
-  const std::string& path = v.panel.path;
   scene::TraceHeader header = v.timeline.header;
   header.model = anim::RelativeToFolderOf(state.loaded.path, path).string();
   header.limits = state.loaded.session->edits.limits;
@@ -154,10 +151,10 @@ void SaveTrace(ViewerState& state) {
           : error;
 }
 
-void LoadTrace(ViewerState& state) {
+void LoadTrace(ViewerState& state, const std::string& path) {
   ViewerTimeline& v = state.timeline;
   ViewerOptions options;
-  options.trace_path = v.panel.path;
+  options.trace_path = path;
   scene::TraceHeader header;
   std::vector<scene::TraceFrame> frames;
   std::string error;
@@ -183,7 +180,40 @@ void LoadTrace(ViewerState& state) {
   }
 }
 
+// Applies one of the timeline's commands.
+struct ApplyTimeline {
+  ViewerState& state;
+
+  void operator()(const ui::timeline_cmd::ToggleRecord&) const {
+    state.timeline.timeline.recording = !state.timeline.timeline.recording;
+  }
+  void operator()(const ui::timeline_cmd::Clear&) const { state.timeline.Clear(); }
+  void operator()(const ui::timeline_cmd::Save& c) const { SaveTrace(state, c.path); }
+  void operator()(const ui::timeline_cmd::Load& c) const { LoadTrace(state, c.path); }
+  void operator()(const ui::timeline_cmd::CountPolicies&) const { CountPolicies(state); }
+  void operator()(const ui::timeline_cmd::ShowFrame& c) const {
+    std::string error;
+    if (!ShowFrame(state, c.index, &error)) state.timeline.panel.status = error;
+  }
+};
+
 }  // namespace
+
+void ViewerTimeline::Follow() {
+  if (Current()) return;
+  derived_revision = timeline.revision;
+  pops_current = false;
+  policy_pops = {};
+  ghost_frame = -1;
+}
+
+void ViewerTimeline::Clear() {
+  scene::ClearTimeline(timeline);
+  source = "live";
+  pops.clear();
+  panel.selected_pop = -1;
+  Follow();
+}
 
 bool PlanTrace(ViewerOptions& options, scene::TraceHeader* header,
                std::vector<scene::TraceFrame>* frames, std::string* error) {
@@ -227,7 +257,7 @@ bool StartTrace(ViewerState& state, const std::string& path, scene::TraceHeader 
   v.source = fs::path(path).filename().string();
   v.visible = true;
   v.panel.open = true;
-  v.panel.ghosts = {true, true, true};
+  v.panel.ghosts = ui::PerKneePolicy<bool>(true);
   v.panel.selected_pop = -1;
   v.panel.path = path;
   if (!ShowFrame(state, shown, error)) return false;
@@ -249,48 +279,23 @@ void DrawTimeline(ViewerState& state) {
   view.shown = v.timeline.shown;
   view.recording = v.timeline.recording;
   view.source = v.source;
-  if (v.policy_revision == v.timeline.revision) view.policy_pops = v.policy_pops;
+  if (v.Current()) view.policy_pops = v.policy_pops;
   ui::DrawTimelinePanel(view, state.panel.width, v.panel);
 }
 
 void ApplyTimelineCommands(ViewerState& state) {
-  ViewerTimeline& v = state.timeline;
-  for (const ui::TimelineCommand command : v.panel.commands) {
-    switch (command) {
-      case ui::TimelineCommand::kToggleRecord:
-        v.timeline.recording = !v.timeline.recording;
-        break;
-      case ui::TimelineCommand::kClear:
-        scene::ClearTimeline(v.timeline);
-        v.source = "live";
-        v.pops.clear();
-        v.panel.selected_pop = -1;
-        break;
-      case ui::TimelineCommand::kSave:
-        SaveTrace(state);
-        break;
-      case ui::TimelineCommand::kLoad:
-        LoadTrace(state);
-        break;
-      case ui::TimelineCommand::kCountPolicies:
-        CountPolicies(state);
-        break;
-    }
-  }
-  v.panel.commands.clear();
-  if (const std::optional<int> to = v.panel.scrub_to) {
-    v.panel.scrub_to.reset();
-    std::string error;
-    if (!ShowFrame(state, *to, &error)) v.panel.status = error;
-  }
+  // Taken out first: loading a trace replaces the panel's state.
+  const std::vector<ui::TimelineCommand> commands = std::move(state.timeline.panel.commands);
+  state.timeline.panel.commands.clear();
+  for (const ui::TimelineCommand& command : commands) std::visit(ApplyTimeline{state}, command);
 }
 
 void RecordTimeline(ViewerState& state, float seconds) {
   ViewerTimeline& v = state.timeline;
   const bool pushed = scene::RecordLive(*state.loaded.session, seconds, v.timeline);
   ++v.frames_since_pops;
-  if (v.pops_revision != v.timeline.revision &&
-      (!pushed || v.frames_since_pops >= kPopRefreshFrames)) {
+  v.Follow();
+  if (!v.pops_current && (!pushed || v.frames_since_pops >= kPopRefreshFrames)) {
     RefreshPops(state);
   }
   UpdateGhosts(state);
@@ -305,14 +310,14 @@ void DrawTimelineOverlays(ViewerState& state, anim::DebugDraw& lines) {
   const ViewerTimeline& v = state.timeline;
   const scene::Timeline& t = v.timeline;
   if (!v.visible || t.shown < 0) return;
-  for (int p = 0; p < 3; ++p) {
-    const std::optional<scene::TraceFrame>& ghost = v.ghosts[static_cast<std::size_t>(p)];
-    if (!v.panel.ghosts[static_cast<std::size_t>(p)] || !ghost) continue;
+  for (const ui::KneePolicyEntry& entry : ui::kKneePolicies) {
+    const std::optional<scene::TraceFrame>& ghost = v.ghosts[entry.policy];
+    if (!v.panel.ghosts[entry.policy] || !ghost) continue;
     for (anim::Limb limb : anim::kLimbs) {
       const scene::LimbSample& s = ghost->limbs[static_cast<std::size_t>(limb)];
       if (!s.solved || !ghost->inputs[static_cast<std::size_t>(limb)].has_target) continue;
-      lines.Line(s.hip_ms, s.knee_ms, kGhostColors[p]);
-      lines.Line(s.knee_ms, s.end_ms, kGhostColors[p]);
+      lines.Line(s.hip_ms, s.knee_ms, entry.ghost_color);
+      lines.Line(s.knee_ms, s.end_ms, entry.ghost_color);
     }
   }
   const int selected = v.panel.selected_pop;
@@ -379,13 +384,12 @@ asset::Json TimelineReport(const ViewerState& state) {
   j["selected_pop"] = v.panel.selected_pop;
   asset::Json policies = asset::Json::object();
   asset::Json ghosts = asset::Json::object();
-  for (int p = 0; p < 3; ++p) {
-    const std::string name = anim::PolicyName(kPolicies[p]);
-    if (v.policy_revision == t.revision && v.policy_pops[static_cast<std::size_t>(p)]) {
-      policies[name] = {{"pops", *v.policy_pops[static_cast<std::size_t>(p)]}};
-    }
-    const std::optional<scene::TraceFrame>& ghost = v.ghosts[static_cast<std::size_t>(p)];
-    if (!ghost || !v.panel.ghosts[static_cast<std::size_t>(p)]) continue;
+  for (const ui::KneePolicyEntry& entry : ui::kKneePolicies) {
+    const std::string name = anim::PolicyName(entry.policy);
+    const std::optional<int>& counted = v.policy_pops[entry.policy];
+    if (v.Current() && counted) policies[name] = {{"pops", *counted}};
+    const std::optional<scene::TraceFrame>& ghost = v.ghosts[entry.policy];
+    if (!ghost || !v.panel.ghosts[entry.policy]) continue;
     asset::Json limbs = asset::Json::object();
     for (anim::Limb limb : anim::kLimbs) {
       const scene::LimbSample& s = ghost->limbs[static_cast<std::size_t>(limb)];

@@ -2,17 +2,17 @@
 // finds the pops and draws why they happened and what the other policies give.
 //
 // What: `ViewerTimeline` holds the recording (scene/trace/timeline.h), the panel's state
-// (ui/timeline_panel.h) and caches that change only with the recording: its pops, the pop
-// counts per policy and the ghosts of the frame shown. A frame is put back through the road
-// its frames came from: a trace file's frames through scene::SolveFrame over the trace's
-// request (what `ikpose trace` computed), a live recording's through the live session's own
-// fields (scene::RestoreInput).
+// (ui/timeline_panel.h) and what is derived from the recording alone, for one revision of it:
+// its pops, the pop counts per policy and the ghosts of the frame shown. A frame is put back
+// through the road its frames came from: a trace file's frames through scene::SolveFrame over
+// the trace's request (what `ikpose trace` computed; the new session goes on screen through
+// SwapSession), a live recording's as the live session's edits with the frame's input in them
+// (scene::RestoreInput).
 // Why: issue 13: record, plot, find the pop, understand it, compare policies.
 // Limits: the pop counts per policy replay every frame (a session built per frame), so they are
 // counted when asked (and when a trace opens), not while recording.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,20 +28,33 @@ namespace ikpose::app {
 struct ViewerState;
 struct ViewerOptions;
 
+// The timeline on screen: the recording, the panel's state, and what is derived from the
+// recording (its pops, the pops per policy, the ghosts of the frame shown). Everything derived
+// belongs to one revision of the recording (scene::Timeline::revision): Follow() drops it all
+// at once when the frames changed, so no part can describe other frames than another.
 struct ViewerTimeline {
   scene::Timeline timeline;
   ui::TimelinePanelState panel;
   bool visible = true;  // the panel is drawn (offscreen: only with --trace)
-  std::vector<scene::Pop> pops;
-  std::uint64_t pops_revision = ~std::uint64_t{0};
-  int frames_since_pops = 0;
-  std::array<std::optional<int>, 3> policy_pops;  // seed, natural, pole
-  std::uint64_t policy_revision = ~std::uint64_t{0};
-  // The ghosts of the frame shown, per policy (none: off, or no pole for the pole policy).
-  std::array<std::optional<scene::TraceFrame>, 3> ghosts;
-  std::uint64_t ghost_revision = ~std::uint64_t{0};
-  int ghost_frame = -1;
   std::string source = "live";
+
+  // The revision `policy_pops`, `ghosts` and `pops_current` describe.
+  std::uint64_t derived_revision = ~std::uint64_t{0};
+  // Shown while frames keep coming in, recounted at most every kPopRefreshFrames frames.
+  std::vector<scene::Pop> pops;
+  bool pops_current = false;
+  int frames_since_pops = 0;
+  ui::PerKneePolicy<std::optional<int>> policy_pops;  // counted when asked
+  // The ghosts of frame `ghost_frame` per policy (none: off, or no pole for the pole policy).
+  ui::PerKneePolicy<std::optional<scene::TraceFrame>> ghosts;
+  int ghost_frame = -1;
+
+  bool Current() const { return derived_revision == timeline.revision; }
+  // After the frames changed: what was derived from the old ones goes (the pops stay on
+  // screen until recounted).
+  void Follow();
+  // An empty live recording, as the panel's "clear" leaves it.
+  void Clear();
 };
 
 // Before the model opens: a trace file's header fills in what the command line left out (the

@@ -76,7 +76,8 @@ void DrawLibrarySection(const scene::PosingSession& session, PanelState& state) 
   ImGui::InputTextWithHint("##save name", "name of the pose", &panel.save_name);
   ImGui::SameLine();
   ImGui::BeginDisabled(panel.save_name.empty());
-  if (ImGui::Button("save current pose")) state.commands.push_back(Command::kLibrarySave);
+  if (ImGui::Button("save current pose"))
+    state.commands.push_back(cmd::LibrarySave{panel.save_name});
   ImGui::EndDisabled();
 
   // The grid of thumbnails.
@@ -89,7 +90,7 @@ void DrawLibrarySection(const scene::PosingSession& session, PanelState& state) 
     EntryCell(e, panel);
   }
   if (library.entries().empty()) ImGui::TextDisabled("no poses yet: name the pose and save it");
-  if (ImGui::Button("read the folder again")) state.commands.push_back(Command::kLibraryRefresh);
+  if (ImGui::Button("read the folder again")) state.commands.push_back(cmd::LibraryRefresh{});
 
   const scene::LibraryEntry* chosen = library.Find(panel.selected);
   if (chosen == nullptr) return;
@@ -111,15 +112,17 @@ void DrawLibrarySection(const scene::PosingSession& session, PanelState& state) 
   ImGui::Checkbox("flipped", &apply.flip);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("left and right swapped across the body's plane");
   ImGui::BeginDisabled(!chosen->error.empty());
-  if (ImGui::Button("apply")) state.commands.push_back(Command::kLibraryApply);
+  if (ImGui::Button("apply"))
+    state.commands.push_back(cmd::LibraryApply{panel.selected, panel.apply});
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button("delete")) state.commands.push_back(Command::kLibraryDelete);
+  if (ImGui::Button("delete")) state.commands.push_back(cmd::LibraryDelete{panel.selected});
   ImGui::SetNextItemWidth(std::max(80.0f, ImGui::GetContentRegionAvail().x - 80.0f));
   ImGui::InputText("##rename", &panel.rename_to);
   ImGui::SameLine();
   ImGui::BeginDisabled(panel.rename_to.empty() || panel.rename_to == chosen->name);
-  if (ImGui::Button("rename")) state.commands.push_back(Command::kLibraryRename);
+  if (ImGui::Button("rename"))
+    state.commands.push_back(cmd::LibraryRename{panel.selected, panel.rename_to});
   ImGui::EndDisabled();
   if (!panel.note.empty()) ImGui::TextWrapped("%s", panel.note.c_str());
   if (!panel.unmatched.empty()) {
@@ -160,11 +163,7 @@ void DrawHandsSection(const scene::PosingSession& session, PanelState& state) {
         edited = true;
       }
     }
-    if (edited) {
-      hands.arm = arm;
-      hands.request = shown;
-      state.commands.push_back(Command::kPoseHand);
-    }
+    if (edited) state.commands.push_back(cmd::PoseHand{arm, shown});
     ImGui::PopID();
   }
   if (!hands.note.empty()) ImGui::TextColored(kErrorColor, "%s", hands.note.c_str());

@@ -300,11 +300,11 @@ void BoneTurnEntry(scene::PosingSession& session, PanelState& state, const glm::
   ImGui::EndDisabled();
   ImGui::Checkbox("rings on the bone's axes (off: model axes)", &state.ring_local_axes);
   if (ImGui::Button("reset bone") && b < session.edits.bone_turns_ls.size()) {
-    state.commands.push_back(Command::kResetBoneTurn);
+    state.commands.push_back(cmd::ResetBoneTurn{state.selected_bone});
   }
   SameLineIfFits("reset all turns");
   ImGui::BeginDisabled(!session.HasBoneTurns());
-  if (ImGui::Button("reset all turns")) state.commands.push_back(Command::kResetBoneTurns);
+  if (ImGui::Button("reset all turns")) state.commands.push_back(cmd::ResetBoneTurns{});
   ImGui::EndDisabled();
 }
 
@@ -341,7 +341,7 @@ void UndoRow(const scene::UndoHistory& history, PanelState& state) {
   const std::string undo = history.CanUndo() ? "undo " + history.undo_label() : "undo";
   const std::string redo = history.CanRedo() ? "redo " + history.redo_label() : "redo";
   ImGui::BeginDisabled(!history.CanUndo());
-  if (ImGui::Button((undo + "###undo").c_str())) state.commands.push_back(Command::kUndo);
+  if (ImGui::Button((undo + "###undo").c_str())) state.commands.push_back(cmd::Undo{});
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("Ctrl+Z (%s back)", steps(history.undo_steps()).c_str());
@@ -351,7 +351,7 @@ void UndoRow(const scene::UndoHistory& history, PanelState& state) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + redo_width <= right) ImGui::SameLine();
   ImGui::BeginDisabled(!history.CanRedo());
-  if (ImGui::Button((redo + "###redo").c_str())) state.commands.push_back(Command::kRedo);
+  if (ImGui::Button((redo + "###redo").c_str())) state.commands.push_back(cmd::Redo{});
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("Ctrl+Shift+Z or Ctrl+Y (%s ahead)", steps(history.redo_steps()).c_str());
@@ -382,20 +382,19 @@ void MirrorSection(const scene::PosingSession& session, PanelState& state) {
   }
   const anim::MirrorMode mode = session.edits.mirror;
   ImGui::TextUnformatted("mirror while editing");
-  const std::pair<const char*, Command> live[] = {{"off", Command::kMirrorOff},
-                                                  {"left to right", Command::kMirrorLeftToRight},
-                                                  {"right to left", Command::kMirrorRightToLeft}};
-  const anim::MirrorMode live_modes[] = {anim::MirrorMode::kOff, anim::MirrorMode::kLeftToRight,
-                                         anim::MirrorMode::kRightToLeft};
+  const std::pair<const char*, anim::MirrorMode> live[] = {
+      {"off", anim::MirrorMode::kOff},
+      {"left to right", anim::MirrorMode::kLeftToRight},
+      {"right to left", anim::MirrorMode::kRightToLeft}};
   for (std::size_t i = 0; i < std::size(live); ++i) {
     if (i > 0) SameLineIfFits(live[i].first, true);
-    if (ImGui::RadioButton(live[i].first, mode == live_modes[i]) && mode != live_modes[i]) {
-      state.commands.push_back(live[i].second);
+    if (ImGui::RadioButton(live[i].first, mode == live[i].second) && mode != live[i].second) {
+      state.commands.push_back(cmd::SetMirror{live[i].second});
     }
     Shown(state, live[i].first);
   }
   bool flip = mode == anim::MirrorMode::kFlip;
-  if (ImGui::Checkbox("flip the whole pose", &flip)) state.commands.push_back(Command::kToggleFlip);
+  if (ImGui::Checkbox("flip the whole pose", &flip)) state.commands.push_back(cmd::ToggleFlip{});
   Shown(state, "flip the whole pose");
   if (mode != anim::MirrorMode::kOff) {
     ImGui::TextDisabled(mode == anim::MirrorMode::kFlip
@@ -412,7 +411,7 @@ void BakeSection(PanelState& state) {
     const std::string label = std::to_string(static_cast<int>(bake.progress * 100.0f)) + "% of " +
                               std::to_string(bake.frames) + " frames";
     ImGui::ProgressBar(bake.progress, ImVec2(-1.0f, 0.0f), label.c_str());
-    if (ImGui::Button("cancel bake")) state.commands.push_back(Command::kCancelBake);
+    if (ImGui::Button("cancel bake")) state.commands.push_back(cmd::CancelBake{});
     return;
   }
   ImGui::InputFloat("fps", &bake.fps, 1.0f, 10.0f, "%.0f");
@@ -420,7 +419,7 @@ void BakeSection(PanelState& state) {
   ImGui::Checkbox("lock left foot", &bake.lock_left_foot);
   SameLineIfFits("lock right foot", true);
   ImGui::Checkbox("lock right foot", &bake.lock_right_foot);
-  if (ImGui::Button("bake clip (Ctrl+B)")) state.commands.push_back(Command::kBakeClip);
+  if (ImGui::Button("bake clip (Ctrl+B)")) state.commands.push_back(BakeCommand(bake));
 }
 
 // The ready poses as pictures with their names, flowing to the panel's width; a click applies
@@ -450,7 +449,7 @@ void ReadyPosesSection(PanelState& state) {
     ImGui::PopID();
     if (clicked) {
       state.ready.chosen = static_cast<int>(i);
-      state.commands.push_back(Command::kApplyReadyPose);
+      state.commands.push_back(cmd::ApplyReadyPose{scene::kReadyPoses[i]});
     }
   }
   if (!state.ready.note.empty()) {
@@ -532,15 +531,16 @@ void PictureSection(PanelState& state) {
     picture.height = std::clamp(picture.height, 16, 8192);
   }
   ImGui::Checkbox("transparent background", &picture.transparent);
-  if (ImGui::Button("screenshot (F12)")) state.commands.push_back(Command::kScreenshot);
+  if (ImGui::Button("screenshot (F12)")) state.commands.push_back(ScreenshotCommand(picture));
   ImGui::Separator();
   ImGui::TextWrapped("reference image behind the character (PNG or JPEG; or drop one here)");
   char path[1024];
   std::snprintf(path, sizeof path, "%s", picture.reference_path.c_str());
   if (ImGui::InputText("file", path, sizeof path)) picture.reference_path = path;
-  if (ImGui::Button("show image")) state.commands.push_back(Command::kLoadReference);
+  if (ImGui::Button("show image"))
+    state.commands.push_back(cmd::LoadReference{picture.reference_path});
   if (picture.reference_shown) {
-    if (FlowButton("remove")) state.commands.push_back(Command::kClearReference);
+    if (FlowButton("remove")) state.commands.push_back(cmd::ClearReference{});
     int side = picture.reference_side ? 1 : 0;
     ImGui::RadioButton("front", &side, 0);
     SameLineIfFits("side", true);
@@ -551,6 +551,14 @@ void PictureSection(PanelState& state) {
 }
 
 }  // namespace
+
+cmd::BakeClip BakeCommand(const BakePanel& bake) {
+  return {bake.fps, bake.lock_left_foot, bake.lock_right_foot};
+}
+
+cmd::Screenshot ScreenshotCommand(const PicturePanel& picture) {
+  return {picture.window_size, picture.width, picture.height, picture.transparent};
+}
 
 const char* ReachLabel(ik::Reach reach) {
   switch (reach) {
@@ -588,9 +596,9 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
     ImGui::TextWrapped("%s", state.restore_offer.c_str());
     ImGui::PopStyleColor();
-    if (ImGui::Button("restore it")) state.commands.push_back(Command::kRestoreAutosave);
+    if (ImGui::Button("restore it")) state.commands.push_back(cmd::AnswerAutosave{true});
     Shown(state, "restore it");
-    if (FlowButton("discard it")) state.commands.push_back(Command::kDiscardAutosave);
+    if (FlowButton("discard it")) state.commands.push_back(cmd::AnswerAutosave{false});
     Shown(state, "discard it");
   }
   if (!state.status.empty()) {
@@ -615,13 +623,12 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   if (state.history != nullptr) UndoRow(*state.history, state);
   if (Header(state, "Limbs", ImGuiTreeNodeFlags_DefaultOpen)) {
     for (anim::Limb limb : anim::kLimbs) LimbSection(*session, limb, state);
-    if (ImGui::Button("targets to hands and feet"))
-      state.commands.push_back(Command::kResetTargets);
-    if (FlowButton("frame model (F)")) state.commands.push_back(Command::kFrameModel);
-    if (FlowButton("save scene")) state.commands.push_back(Command::kSaveScene);
-    if (FlowButton("load scene")) state.commands.push_back(Command::kLoadScene);
+    if (ImGui::Button("targets to hands and feet")) state.commands.push_back(cmd::ResetTargets{});
+    if (FlowButton("frame model (F)")) state.commands.push_back(cmd::FrameModel{});
+    if (FlowButton("save scene")) state.commands.push_back(cmd::SaveScene{});
+    if (FlowButton("load scene")) state.commands.push_back(cmd::LoadScene{});
     Shown(state, "load scene");
-    if (FlowButton("export pose (E)")) state.commands.push_back(Command::kExportPose);
+    if (FlowButton("export pose (E)")) state.commands.push_back(cmd::ExportPose{});
   }
   if (ImGui::CollapsingHeader("Body")) {
     ImGui::TextDisabled("drag the pelvis handle; pinned targets hold");
@@ -653,21 +660,21 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (ImGui::DragFloat3("turn deg", &euler.x, 0.5f, -180.0f, 180.0f, "%.1f")) {
       body.turn_ms = glm::quat(glm::radians(euler));
     }
-    if (ImGui::Button("reset body")) state.commands.push_back(Command::kResetBody);
+    if (ImGui::Button("reset body")) state.commands.push_back(cmd::ResetBody{});
   }
   if (Header(state, "Mirror")) MirrorSection(*session, state);
   if (ImGui::CollapsingHeader("Bake clip")) BakeSection(state);
   if (ImGui::CollapsingHeader("View")) {
-    const std::pair<const char*, Command> views[] = {
-        {"front (1)", Command::kViewFront}, {"back (^1)", Command::kViewBack},
-        {"right (3)", Command::kViewRight}, {"left (^3)", Command::kViewLeft},
-        {"top (7)", Command::kViewTop},     {"bottom (^7)", Command::kViewBottom}};
+    const std::pair<const char*, ViewSide> views[] = {
+        {"front (1)", ViewSide::kFront}, {"back (^1)", ViewSide::kBack},
+        {"right (3)", ViewSide::kRight}, {"left (^3)", ViewSide::kLeft},
+        {"top (7)", ViewSide::kTop},     {"bottom (^7)", ViewSide::kBottom}};
     for (std::size_t i = 0; i < std::size(views); ++i) {
       if (i % 3 != 0) SameLineIfFits(views[i].first);
-      if (ImGui::Button(views[i].first)) state.commands.push_back(views[i].second);
+      if (ImGui::Button(views[i].first)) state.commands.push_back(cmd::LookFrom{views[i].second});
     }
     if (ImGui::Button("perspective / orthographic (5)")) {
-      state.commands.push_back(Command::kToggleOrthographic);
+      state.commands.push_back(cmd::ToggleOrthographic{});
     }
     ImGui::Checkbox("side view in the corner (0)", &state.corner_view);
   }
@@ -723,10 +730,10 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     ImGui::DragFloat("rung radius", &ladder.rung_radius, h * 0.0002f, 0.0f, h * 0.05f, "%.4f");
     ImGui::DragFloat("first rung", &ladder.first_rung_height, h * 0.001f, 0.0f, h, "%.3f");
     ImGui::DragFloat("turn", &ladder.yaw_deg, 0.5f, -180.0f, 180.0f, "%.1f deg");
-    if (ImGui::Button("snap to rungs")) state.commands.push_back(Command::kSnapToRungs);
-    if (FlowButton("fit body")) state.commands.push_back(Command::kFitBodyToLadder);
-    if (FlowButton("step up")) state.commands.push_back(Command::kStepUp);
-    if (FlowButton("step down")) state.commands.push_back(Command::kStepDown);
+    if (ImGui::Button("snap to rungs")) state.commands.push_back(cmd::SnapToRungs{});
+    if (FlowButton("fit body")) state.commands.push_back(cmd::FitBodyToLadder{});
+    if (FlowButton("step up")) state.commands.push_back(cmd::StepRungs{+1});
+    if (FlowButton("step down")) state.commands.push_back(cmd::StepRungs{-1});
   }
   if (Header(state, "Props")) DrawPropsSection(*session, state);
   state.ready.shown = ImGui::CollapsingHeader("Ready poses");
@@ -766,9 +773,11 @@ void DrawQuitQuestion(PanelState& state, const std::string& scene_path) {
   if (!ImGui::BeginPopupModal(kTitle, nullptr, ImGuiWindowFlags_NoResize)) return;
   ImGui::TextWrapped("The pose has edits that are not saved. Save them to %s before quitting?",
                      scene_path.c_str());
-  if (ImGui::Button("save and quit (S)")) state.commands.push_back(Command::kSaveAndQuit);
-  if (FlowButton("quit without saving (D)")) state.commands.push_back(Command::kQuitWithoutSaving);
-  if (FlowButton("cancel (Esc)")) state.commands.push_back(Command::kStayOpen);
+  if (ImGui::Button("save and quit (S)"))
+    state.commands.push_back(cmd::AnswerQuit{QuitAnswer::kSaveAndQuit});
+  if (FlowButton("quit without saving (D)"))
+    state.commands.push_back(cmd::AnswerQuit{QuitAnswer::kQuitWithoutSaving});
+  if (FlowButton("cancel (Esc)")) state.commands.push_back(cmd::AnswerQuit{QuitAnswer::kStayOpen});
   ImGui::EndPopup();
 }
 

@@ -24,7 +24,7 @@
 namespace ikpose::ui {
 
 // The pose library section: what the app shows (the library, each entry's thumbnail texture)
-// and what the user chose (the buttons' arguments).
+// and what the user chose (what the buttons' commands carry).
 struct LibraryPanel {
   const scene::PoseLibrary* library = nullptr;          // none hides the section
   std::map<std::string, void*> thumbnails;              // ImTextureID per entry name, from the app
@@ -42,18 +42,16 @@ struct LibraryPanel {
 // The ready poses (scene/session/ready_poses.h): their thumbnails from the app, the one chosen.
 struct ReadyPanel {
   std::array<void*, 6> thumbnails{};  // ImTextureID per scene::kReadyPoses entry, null: none yet
-  int chosen = -1;                    // kApplyReadyPose applies kReadyPoses[chosen]
+  int chosen = -1;                    // kReadyPoses[chosen] was the last one clicked
   bool shown = false;                 // set by the panel: the section is open this frame
   bool stale = true;                  // set by the app: thumbnails for this model not drawn yet
   std::string note;                   // the last apply's problem, if any
 };
 
-// The hands section: per arm its sliders; kPoseHand applies `request` to `arm`.
+// The hands section: per arm its sliders (an edit makes a cmd::PoseHand).
 struct HandsPanel {
   std::array<scene::HandPose, 2> shown{};  // left, right
   float grip_radius = 0.02f;               // model units
-  anim::Limb arm = anim::Limb::kLeftArm;
-  scene::HandPose request;
   std::string note;
 };
 
@@ -125,6 +123,11 @@ struct PanelState {
   // carries them, so that a script (or a test) can click what a user clicks.
   std::map<std::string, std::array<float, 4>> shown_px;
 };
+
+// The commands the bake's and the picture's buttons make (their keys, Ctrl+B and F12, make the
+// same), with the section's settings as their arguments.
+cmd::BakeClip BakeCommand(const BakePanel& bake);
+cmd::Screenshot ScreenshotCommand(const PicturePanel& picture);
 
 // Draws the panel; edits to targets and options go straight into `session`.
 void DrawMainPanel(scene::PosingSession* session, PanelState& state);

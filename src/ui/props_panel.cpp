@@ -64,25 +64,18 @@ void DrawPropsSection(scene::PosingSession& session, PanelState& state) {
     }
     ImGui::PopID();
   }
-  if (remove >= 0) {
-    std::string error;
-    if (ReplaceProp(session, remove, nullptr, &error)) {
-      panel.selected = -1;
-    } else {
-      panel.note = error;
-    }
-  }
+  if (remove >= 0) commands.push_back(cmd::RemoveProp{remove});
   char path[1024];
   std::snprintf(path, sizeof path, "%s", panel.add_path.c_str());
   if (ImGui::InputText("prop file", path, sizeof path)) panel.add_path = path;
-  if (ImGui::Button("add")) commands.push_back(Command::kAddProp);
+  if (ImGui::Button("add")) commands.push_back(cmd::AddProp{panel.add_path});
   for (const char* bundled : kBundled) {
     ImGui::SameLine();
     const bool clicked = ImGui::Button(bundled);
     Shown(state, bundled);
     if (clicked) {
       panel.add_path = (panel.bundled_folder / (std::string(bundled) + ".glb")).string();
-      commands.push_back(Command::kAddProp);
+      commands.push_back(cmd::AddProp{panel.add_path});
     }
   }
   if (!panel.note.empty()) ImGui::TextWrapped("%s", panel.note.c_str());

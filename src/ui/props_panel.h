@@ -20,14 +20,15 @@
 namespace ikpose::ui {
 
 struct PropsPanel {
-  std::string add_path;                  // the file "add" opens (Command::kAddProp)
+  std::string add_path;                  // the file "add" opens (cmd::AddProp carries it)
   std::filesystem::path bundled_folder;  // where the bundled props are (set by the app)
   int selected = -1;                     // the prop picked in the view or the list; -1 none
   std::string note;                      // why the last edit was refused, "" for none
 };
 
 struct PanelState;
-// Edits placements in place (a new World each change); appends kAddProp for "add".
+// Edits placements in place (a new World each change); "add" and "remove" append commands
+// (cmd::AddProp, cmd::RemoveProp), applied by the app as one undo step each.
 void DrawPropsSection(scene::PosingSession& session, PanelState& state);
 
 // `props` with prop `index` placed at `placement` (or removed, with nullopt-like `remove`), as a

@@ -29,18 +29,18 @@ float XOfFrame(std::size_t i, float x0, float width, std::size_t frames) {
 
 void Controls(const TimelineView& view, TimelinePanelState& state) {
   if (ImGui::Button(view.recording ? "pause recording" : "record")) {
-    state.commands.push_back(TimelineCommand::kToggleRecord);
+    state.commands.push_back(timeline_cmd::ToggleRecord{});
   }
   ImGui::SameLine();
-  if (ImGui::Button("clear")) state.commands.push_back(TimelineCommand::kClear);
+  if (ImGui::Button("clear")) state.commands.push_back(timeline_cmd::Clear{});
   ImGui::SameLine();
   const int n = static_cast<int>(view.frames->size());
   if (ImGui::ArrowButton("##previous", ImGuiDir_Left) && view.shown > 0) {
-    state.scrub_to = view.shown - 1;
+    state.commands.push_back(timeline_cmd::ShowFrame{view.shown - 1});
   }
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next", ImGuiDir_Right) && view.shown + 1 < n) {
-    state.scrub_to = view.shown + 1;
+    state.commands.push_back(timeline_cmd::ShowFrame{view.shown + 1});
   }
   ImGui::SameLine();
   ImGui::Text("frame %d / %d  %s", view.shown, n, view.source.c_str());
@@ -50,9 +50,9 @@ void Controls(const TimelineView& view, TimelinePanelState& state) {
   std::snprintf(path, sizeof path, "%s", state.path.c_str());
   if (ImGui::InputText("##path", path, sizeof path)) state.path = path;
   ImGui::SameLine();
-  if (ImGui::Button("save")) state.commands.push_back(TimelineCommand::kSave);
+  if (ImGui::Button("save")) state.commands.push_back(timeline_cmd::Save{state.path});
   ImGui::SameLine();
-  if (ImGui::Button("load")) state.commands.push_back(TimelineCommand::kLoad);
+  if (ImGui::Button("load")) state.commands.push_back(timeline_cmd::Load{state.path});
 
   int value = static_cast<int>(state.value);
   ImGui::SetNextItemWidth(150.f);
@@ -74,21 +74,21 @@ void Controls(const TimelineView& view, TimelinePanelState& state) {
   }
   ImGui::SameLine();
   ImGui::TextUnformatted("| ghosts:");
-  constexpr const char* kPolicies[3] = {"seed", "natural", "pole"};
-  for (int p = 0; p < 3; ++p) {
+  for (const KneePolicyEntry& entry : kKneePolicies) {
     ImGui::SameLine();
-    const std::optional<int>& pops = view.policy_pops[static_cast<std::size_t>(p)];
+    const char* name = anim::PolicyName(entry.policy);
+    const std::optional<int>& pops = view.policy_pops[entry.policy];
     char label[64];
     if (pops) {
-      std::snprintf(label, sizeof label, "%s (%d pops)", kPolicies[p], *pops);
+      std::snprintf(label, sizeof label, "%s (%d pops)", name, *pops);
     } else {
-      std::snprintf(label, sizeof label, "%s", kPolicies[p]);
+      std::snprintf(label, sizeof label, "%s", name);
     }
-    ImGui::Checkbox(label, &state.ghosts[static_cast<std::size_t>(p)]);
+    ImGui::Checkbox(label, &state.ghosts[entry.policy]);
   }
   ImGui::SameLine();
   if (ImGui::Button("count pops per policy")) {
-    state.commands.push_back(TimelineCommand::kCountPolicies);
+    state.commands.push_back(timeline_cmd::CountPolicies{});
   }
 }
 
@@ -177,10 +177,11 @@ void Plot(const TimelineView& view, TimelinePanelState& state, float height) {
 
   if (ImGui::IsItemActivated() && clicked_pop >= 0) {
     state.selected_pop = clicked_pop;
-    state.scrub_to = pops[static_cast<std::size_t>(clicked_pop)].index;
+    state.commands.push_back(
+        timeline_cmd::ShowFrame{pops[static_cast<std::size_t>(clicked_pop)].index});
   } else if (ImGui::IsItemActive()) {
     const int frame = static_cast<int>(FrameAtX(mouse.x, x0, w, n));
-    if (frame != view.shown) state.scrub_to = frame;
+    if (frame != view.shown) state.commands.push_back(timeline_cmd::ShowFrame{frame});
   }
 }
 

@@ -103,6 +103,28 @@ TEST_F(PoseLibraryTest, SavedPoseReadBackByANewLibraryAppliesWhole) {
   }
 }
 
+// Both arms out of reach, the body helping them: applying a pose lets both arms go at once,
+// and the body keeps what the help gave it, once (the pelvis does not jump).
+TEST_F(PoseLibraryTest, ApplyingWhileTheBodyHelpsBothArmsKeepsThePelvisWhereItWas) {
+  SaveWave();
+  const PoseLibrary library(dir_);
+  PosingSession session(model_);
+  session.Evaluate();
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    LimbTarget& t = session.target(arm);
+    ASSERT_TRUE(t.available);
+    t.target_ms = session.resting_target(arm) + glm::vec3(0.0f, -0.6f, 0.5f);
+  }
+  session.Evaluate();
+  ASSERT_TRUE(session.body_help_report().moved_pelvis());
+  const auto pelvis = static_cast<std::size_t>(session.body_bone());
+  const glm::vec3 before_ms = session.pose().models_ms[pelvis][3];
+  ASSERT_TRUE(ApplyPose(Loaded(library, "wave"), {}, session).ok);
+  EXPECT_FALSE(session.target(Limb::kLeftArm).given);
+  EXPECT_FALSE(session.target(Limb::kRightArm).given);
+  EXPECT_LT(glm::length(glm::vec3(session.pose().models_ms[pelvis][3]) - before_ms), 1e-4f);
+}
+
 TEST_F(PoseLibraryTest, OneLimbOnlyLeavesTheOtherLimbsAndTheSpine) {
   const anim::Pose wanted = SaveWave();
   const PoseLibrary library(dir_);

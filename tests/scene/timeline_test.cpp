@@ -153,5 +153,35 @@ TEST(Timeline, AMovedLadderIsRecordedAndPutBackWhereItStood) {
   EXPECT_FALSE(session.edits.ladder_enabled);
 }
 
+// Scrubbing puts back what a frame records and nothing else: the body the user moved, the
+// bones turned and the mirror chosen since stay as they are.
+TEST(Timeline, RestoringAFrameKeepsTheEditsItDoesNotRecord) {
+  const anim::Model model = test::TwoLegRig();
+  PosingSession session(model);
+  Timeline timeline(64);
+  session.Evaluate();
+  RecordLive(session, 1.f / 60.f, timeline);
+  session.target(anim::Limb::kLeftLeg).target_ms = DragPoint(session, 5);
+  session.Evaluate();
+  ASSERT_TRUE(RecordLive(session, 1.f / 60.f, timeline));
+  const glm::vec3 recorded_ms = session.target(anim::Limb::kLeftLeg).target_ms;
+
+  session.target(anim::Limb::kLeftLeg).target_ms = DragPoint(session, 9);
+  session.edits.body.offset_ms = {0.f, -0.05f, 0.02f};
+  session.edits.bone_turns_ls[0] = glm::angleAxis(0.3f, glm::vec3(0.f, 1.f, 0.f));
+  session.edits.mirror = anim::MirrorMode::kLeftToRight;
+  const PosingEdits before = session.edits;
+  RestoreInput(timeline.recorder[1], session);
+
+  EXPECT_EQ(session.target(anim::Limb::kLeftLeg).target_ms, recorded_ms);
+  EXPECT_TRUE(session.target(anim::Limb::kLeftLeg).given);
+  EXPECT_EQ(session.edits.body, before.body);
+  EXPECT_EQ(session.edits.bone_turns_ls, before.bone_turns_ls);
+  EXPECT_EQ(session.edits.mirror, before.mirror);
+  EXPECT_EQ(session.edits.limits, before.limits);
+  // The same value the restore assigns, worked out without touching the session.
+  EXPECT_EQ(RestoredEdits(timeline.recorder[1], session), session.edits);
+}
+
 }  // namespace
 }  // namespace ikpose::scene

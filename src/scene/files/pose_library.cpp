@@ -302,9 +302,9 @@ ApplyResult ApplyPose(const PoseFile& pose, const ApplyOptions& options, PosingS
   const bool sets_body =
       std::any_of(wanted.begin(), wanted.end(), [&](const auto& w) { return w.first == body; });
   if (sets_body) session.edits.body.turn_ms = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
-  for (const auto& [bone, rotation_ls] : wanted) {
-    if (session.SetBoneRotation(bone, rotation_ls)) ++result.applied;
-  }
+  // One call for the whole set: every limb a turned bone belongs to lets go once, from the
+  // pose shown, before any turn is set.
+  if (session.SetBoneRotations(wanted)) result.applied = static_cast<int>(wanted.size());
   session.Evaluate();
   result.ok = true;
   return result;

@@ -4,10 +4,10 @@
 // rotation, translation and scale by name, and the model it was made on, so `ikpose export --pose
 // NAME.json` takes it as it is) beside an optional `NAME.png` thumbnail (the caller renders it;
 // the library only keeps its bytes). Saving writes both atomically (anim/atomic_file.h);
-// rename and delete move or remove both. Applying sets bone turns (PosingSession::
-// SetBoneRotation): the whole pose, or only the chosen limbs (each limb's upper bone and
-// everything below it: forearm, hand and fingers; shin, foot and toes), each bone slerped from
-// its current rotation toward the saved one by a blend factor. Bones are matched by name, so a
+// rename and delete move or remove both. Applying sets the bone turns in one call
+// (PosingSession::SetBoneRotations): the whole pose, or only the chosen limbs (each limb's upper
+// bone and everything below it: forearm, hand and fingers; shin, foot and toes), each bone slerped
+// from its current rotation toward the saved one by a blend factor. Bones are matched by name, so a
 // pose saved on one character applies to another rig with the same names; the names the
 // model lacks are reported.
 // Why: artists keep and reuse poses (hands on hips, a fist, a crouch) instead of rebuilding

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace ikpose::scene {
 
@@ -202,8 +204,10 @@ bool PoseHand(PosingSession& session, anim::Limb arm, const HandPose& hand, std:
       TurnFingerJoint(s, shape, wrist, i, palm_ms, angle, pose);
     }
   }
-  for (int b : joints)
-    session.SetBoneRotation(b, pose.locals_ls[static_cast<std::size_t>(b)].rotation);
+  std::vector<std::pair<int, glm::quat>> turns;
+  turns.reserve(joints.size());
+  for (int b : joints) turns.emplace_back(b, pose.locals_ls[static_cast<std::size_t>(b)].rotation);
+  session.SetBoneRotations(turns);
   session.Evaluate();
   return true;
 }

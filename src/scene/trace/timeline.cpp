@@ -73,24 +73,24 @@ void ClearTimeline(Timeline& timeline) {
   ++timeline.revision;
 }
 
-void RestoreInput(const TraceFrame& frame, PosingSession& session) {
-  if (frame.clip_time && session.edits.playback.clip >= 0)
-    session.edits.playback.time = *frame.clip_time;
-  session.edits.playback.playing = false;
-  session.edits.ladder_enabled = frame.ladder.has_value();
+PosingEdits RestoredEdits(const TraceFrame& frame, const PosingSession& session) {
+  PosingEdits edits = session.edits;
+  if (frame.clip_time && edits.playback.clip >= 0) edits.playback.time = *frame.clip_time;
+  edits.playback.playing = false;
+  edits.ladder_enabled = frame.ladder.has_value();
   if (frame.ladder) {
-    if (const Ladder ladder = frame.ladder->Over(session.edits.ladder); ladder.Valid()) {
-      session.edits.ladder = ladder;
+    if (const Ladder ladder = frame.ladder->Over(edits.ladder); ladder.Valid()) {
+      edits.ladder = ladder;
     }
   }
   if (!frame.props.empty() && frame.props != PlacedProps(session)) {
     std::string error;  // a prop the session lacks: its props stay as they are
-    if (std::shared_ptr<const World> world = MoveProps(session.edits.world, frame.props, &error)) {
-      session.edits.world = std::move(world);
+    if (std::shared_ptr<const World> world = MoveProps(edits.world, frame.props, &error)) {
+      edits.world = std::move(world);
     }
   }
   for (anim::Limb limb : anim::kLimbs) {
-    LimbTarget& t = session.target(limb);
+    LimbTarget& t = edits.target(limb);
     if (!t.available) continue;
     const LimbInput& in = frame.inputs[static_cast<int>(limb)];
     const LimbSample& sample = frame.limbs[static_cast<int>(limb)];
@@ -102,6 +102,11 @@ void RestoreInput(const TraceFrame& frame, PosingSession& session) {
     PlaceInput(in, t);
     if (!in.pole_ms && sample.solved) t.options.policy = sample.policy;
   }
+  return edits;
+}
+
+void RestoreInput(const TraceFrame& frame, PosingSession& session) {
+  session.edits = RestoredEdits(frame, session);
 }
 
 bool PlaceInput(const LimbInput& in, LimbTarget& target) {

@@ -5,7 +5,8 @@
 // the last push or restore (a paused, untouched viewer records nothing). `LiveInputs` reads a live
 // session's input the way a trace stores it (the given targets, the poles in use);
 // `RestoreInput` puts a recorded frame's input (clip time, targets, poles, policies) back into a
-// live session through its own fields; `SolveLive` solves a frame's input on a copy of the live
+// live session as one PosingEdits value (`RestoredEdits`: the session's edits with the frame's
+// input in them); `SolveLive` solves a frame's input on a copy of the live
 // session, under another policy when asked (the viewer's ghosts and per-policy pop counts for
 // recordings made in the window). A timeline opened from a trace file keeps the trace's request
 // (`base`), and its frames are restored and re-solved through scene::SolveFrame instead, which is
@@ -72,9 +73,11 @@ void ClearTimeline(Timeline& timeline);
 // and the target untouched, when the input places no target.
 bool PlaceInput(const LimbInput& in, LimbTarget& target);
 
-// Puts the frame's input into the session: clip time (paused), every limb's target (given when
-// the frame gave it, else back on its hand or foot), pole and policy, the ladder (off when the
-// frame has none) and the props' places. Evaluate afterwards.
+// The session's edits with the frame's input in them: clip time (paused), every limb's target
+// (given when the frame gave it, else back on its hand or foot), pole and policy, the ladder
+// (off when the frame has none) and the props' places; every other edit as the session has it.
+PosingEdits RestoredEdits(const TraceFrame& frame, const PosingSession& session);
+// session.edits = RestoredEdits(frame, session), in one assignment. Evaluate afterwards.
 void RestoreInput(const TraceFrame& frame, PosingSession& session);
 
 // Every limb the frame's input gives switched to `policy` as `--policy` does (pole: only the
