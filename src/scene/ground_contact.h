@@ -9,18 +9,19 @@
 // ankle and the first toe joint sit at their rest heights along the normal. When a foot must go
 // lower than its leg reaches, the pelvis drops, never to less than kMinPelvisLift of a leg above
 // the ground under it. After the solve the heights reached are measured. Penetrations: every bone
-// (joint to each child joint) is cast against the props and the solid ladder; a stretch of bone
-// inside a closed surface is listed with its depth. Why: ozz-animation's foot-IK sample and the
-// engines' foot placement do the same per frame; here it is exact, reported, and the same on the
-// command line as in the window. A toe over a step's edge: the surface under the toe is cast too;
-// one higher than the ankle's surface (by kToeStepOfFoot of the foot) carries the foot, flat on it,
-// and a lower one (a toe past the edge) leaves the sole on the ankle's surface, never tilted down
-// into the edge. A step up that would fold a knee past kMaxKneeFoldDeg raises the pelvis
-// (pelvis_drop negative), never stretching the other leg. Limits: the floor is the plane y =
+// (joint to each child joint), a capsule as thick as the limb (limb_radius.h), is measured against
+// the props and the solid ladder; a limb whose skin goes inside a closed surface is listed with
+// how deep (a foot standing on a surface touches it: not inside). Why: ozz-animation's foot-IK
+// sample and the engines' foot placement do the same per frame; here it is exact, reported, and the
+// same on the command line as in the window. A toe over a step's edge: the surface under the toe is
+// cast too; one higher than the ankle's surface (by kToeStepOfFoot of the foot) carries the foot,
+// flat on it, and a lower one (a toe past the edge) leaves the sole on the ankle's surface, never
+// tilted down into the edge. A step up that would fold a knee past kMaxKneeFoldDeg raises the
+// pelvis (pelvis_drop negative), never stretching the other leg. Limits: the floor is the plane y =
 // floor_y (0, or the rest soles' height for a rig far off 0: RigFacts::floor_y). One hit per foot
 // (under the ankle): a toe hanging over an edge is not caught. Inside/outside comes from the
-// triangles' winding (counter-clockwise seen from outside), so an open or inverted prop gives no
-// penetrations.
+// triangles' winding (counter-clockwise seen from outside): an open or inverted prop is measured
+// by how near the skin comes to its surface alone.
 #pragma once
 
 #include <array>
@@ -71,9 +72,9 @@ struct Penetration {
   int bone = -1;               // the joint the bone starts at
   int child = -1;              // the joint it ends at
   int prop = -1;               // index into the world's props; -1 for the ladder
-  float depth = 0.0f;          // how far the bone's axis goes under the surface (model units)
-  float inside_length = 0.0f;  // how much of the bone is inside
-  glm::vec3 point_ms{0.0f};    // the deepest point of the bone's axis inside
+  float depth = 0.0f;          // how far the limb's skin goes under the surface (model units)
+  float inside_length = 0.0f;  // how much of the bone's length has its skin inside
+  glm::vec3 point_ms{0.0f};    // the point of the bone's axis where the skin goes deepest
 };
 
 struct GroundReport {
@@ -111,10 +112,11 @@ float HipRiseToReach(const glm::vec3& hip_ms, const glm::vec3& target_ms, float 
 // most `fold_deg` from straight.
 float FoldedLegLength(float upper, float lower, float fold_deg);
 
-// The stretches of segment a -> b inside the closed surfaces of `bvh` (winding: outside is
-// counter-clockwise); the deepest as a Penetration (bone, child and prop left unset), none when
-// the segment stays outside. `prop_of` maps a triangle to its prop (may be null: -1).
+// How far a limb round segment a -> b, `radius` thick (a capsule), goes inside the closed
+// surfaces of `bvh` (winding: outside is counter-clockwise): its deepest point as a Penetration
+// (bone and child left unset), none when the limb stays outside. `prop_of` maps a triangle to
+// its prop (may be null: -1).
 std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3& a_ms,
-                                         const glm::vec3& b_ms, const World* prop_of);
+                                         const glm::vec3& b_ms, float radius, const World* prop_of);
 
 }  // namespace ikpose::scene

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "scene/limb_radius.h"
 #include "scene/posing_session.h"
 #include "scene/solid_shapes.h"
 
@@ -159,8 +160,9 @@ void PosingSession::MeasureGroundContact() {
     foot.height_error = std::max(std::abs(foot.ankle_height - foot.rest_ankle_height),
                                  std::abs(foot.toe_height - foot.rest_toe_height));
   }
-  // Bones inside props and the solid ladder: each joint to each of its children, bones shorter
-  // than a hundredth of the body left out (fingers, twist bones).
+  // Limbs inside props and the solid ladder: each joint to each of its children as thick as the
+  // limb, bones shorter than a hundredth of the body left out (twist bones), a skin touching a
+  // surface by less than the contact slack (a sole on a step) not inside.
   ground_.penetrations.clear();
   const bool ladder_shown = edits.ladder_enabled && ladder_now_.Valid();
   if (!edits.world && !ladder_shown) return;  // the floor alone: nothing to be inside
@@ -178,6 +180,7 @@ void PosingSession::MeasureGroundContact() {
   }
   const anim::Skeleton& skeleton = model_->skeleton;
   const float shortest = 0.01f * facts_->height;
+  const float slack = kLimbRadius.contact_slack * facts_->height / 1.8f;
   // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
   // fingers of a gripping hand are left out (its wrist and forearm are not).
   std::vector<int> gripping;
@@ -199,13 +202,16 @@ void PosingSession::MeasureGroundContact() {
     const glm::vec3 a = anim::PositionMs(pose_, parent);
     const glm::vec3 b = anim::PositionMs(pose_, bone);
     if (glm::length(b - a) < shortest) continue;
+    const float radius = static_cast<std::size_t>(bone) < facts_->limb_radius.size()
+                             ? facts_->limb_radius[static_cast<std::size_t>(bone)]
+                             : 0.0f;
     std::optional<Penetration> worst;
-    if (edits.world) worst = SegmentInside(edits.world->bvh(), a, b, edits.world.get());
+    if (edits.world) worst = SegmentInside(edits.world->bvh(), a, b, radius, edits.world.get());
     if (ladder_solid) {
-      std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, nullptr);
+      std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, radius, nullptr);
       if (rung && (!worst || rung->depth > worst->depth)) worst = rung;
     }
-    if (!worst) continue;
+    if (!worst || worst->depth <= slack) continue;
     worst->bone = parent;
     worst->child = bone;
     ground_.penetrations.push_back(*worst);
