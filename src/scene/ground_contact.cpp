@@ -160,6 +160,7 @@ std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3&
   Penetration p;
   p.prop = prop_of ? prop_of->PropOfTriangle(best.triangle) : -1;
   p.depth = best.depth;
+  p.radius = radius;
   p.inside_length = std::min(length, static_cast<float>(touching) * step);
   p.point_ms = a_ms + dir * best_s;
   return p;

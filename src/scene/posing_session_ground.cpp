@@ -109,6 +109,38 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
         stand_on(under, n);
       }
     }
+    // The heel likewise: a surface under it higher than the sole's (a step behind the foot, a
+    // kerb the heel would sink into) carries the foot, flat on it; a lower one (the heel over an
+    // edge) leaves the sole on the ankle's surface.
+    if (toe >= 0) {
+      const glm::vec3 rest_ankle = anim::PositionMs(facts_->rest, c.end);
+      glm::vec3 back = rest_ankle - anim::PositionMs(facts_->rest, toe);
+      back.y = 0.0f;
+      const float foot_length = glm::length(back);
+      if (foot_length > 1e-6f * facts_->height) {
+        const glm::vec3 rest_heel_off =
+            back * kHeelBehindOfFoot + glm::vec3(0.0f, facts_->floor_y - rest_ankle.y, 0.0f);
+        const glm::vec3 heel_ms =
+            foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_heel_off;
+        int heel_prop = -1;
+        const std::optional<RayHit> heel_hit = GroundBelow(
+            edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(heel_ms.x, hip_y, heel_ms.z),
+            hip_y - ankle.y + 2.0f * reach, &heel_prop);
+        const float step =
+            heel_hit ? glm::dot(heel_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
+        foot.heel_hit_ms = heel_hit ? heel_hit->point_ms : heel_ms;
+        if (heel_hit && heel_hit->normal_ms.y > 0.0f && step > kToeStepOfFoot * foot_length) {
+          const glm::vec3& n = heel_hit->normal_ms;
+          const glm::vec3 along = foot.hit_ms - heel_hit->point_ms;
+          const glm::vec3 under(foot.hit_ms.x,
+                                heel_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
+                                foot.hit_ms.z);
+          foot.prop = heel_prop;
+          foot.on_heel_surface = true;
+          stand_on(under, n);
+        }
+      }
+    }
     const glm::vec3 hip = anim::PositionMs(base_, c.upper);
     drop = std::max(drop, HipDropToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
     // The pelvis stays a quarter of a leg above the ground under it.

@@ -357,6 +357,42 @@ TEST(GroundContact, AToeOverAStepsEdge) {
   }
 }
 
+// The heel's ray: a step whose front edge is between the heel and the ankle (behind the foot)
+// carries the foot onto its top, flat, rather than the heel sinking into it; the same step in
+// front (ankle and toe on it, the heel over its edge) holds the foot flat on its top, the heel
+// hanging.
+TEST(GroundContact, AHeelOverAStepsEdge) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  PosingSession probe(c.model);
+  const int foot = probe.chain(Limb::kLeftLeg).end;
+  const int toe = c.model.skeleton.Children(foot).front();
+  const glm::vec3 ankle = anim::PositionMs(probe.rest_pose(), foot);
+  const glm::vec3 toe_rest = anim::PositionMs(probe.rest_pose(), toe);
+  ASSERT_GT(toe_rest.z - ankle.z, 0.05f);  // the toe ahead of the ankle along +Z
+  const float heel_z = ankle.z - kHeelBehindOfFoot * (toe_rest.z - ankle.z);
+  const float edge_z = 0.5f * (heel_z + ankle.z);
+  const float top = 0.08f;
+  for (bool step_behind : {true, false}) {
+    SCOPED_TRACE(step_behind ? "the heel over the step" : "the heel over the edge");
+    PosingRequest request;
+    const float x0 = ankle.x - 0.06f, x1 = ankle.x + 0.06f;
+    request.world = MakeWorld({step_behind ? Box("step", {x0, 0.0f, -1.0f}, {x1, top, edge_z})
+                                           : Box("step", {x0, 0.0f, edge_z}, {x1, top, 1.0f})});
+    std::string error;
+    auto s = BuildSession(c.model, request, &error);
+    ASSERT_TRUE(s) << error;
+    const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)];
+    ASSERT_TRUE(f.contact);
+    EXPECT_EQ(f.prop, 0);
+    EXPECT_EQ(f.on_heel_surface, step_behind);
+    EXPECT_NEAR(f.tilt_deg, 0.0f, 0.01f);
+    EXPECT_NEAR(anim::PositionMs(s->pose(), foot).y, top + ankle.y, 2e-3f);
+    EXPECT_NEAR(anim::PositionMs(s->pose(), toe).y, top + toe_rest.y, 2e-3f);
+    EXPECT_NEAR(f.heel_hit_ms.y, step_behind ? top : 0.0f, 1e-4f);
+    test::ExpectBonesUnstretched(*s);
+  }
+}
+
 // Both feet on a box higher than a knee folds under: the pelvis rises (pelvis_drop negative),
 // each ankle on the top at its rest height, no knee folded past kMaxKneeFoldDeg, no leg
 // stretched; the same box under one foot only is held by the other leg's reach.
