@@ -541,6 +541,44 @@ TEST(Penetrations, ALimbIsInsideByItsSkin) {
   EXPECT_NEAR(line->depth, 0.02f, tolerance);
 }
 
+// The solid ladder's rungs are welded to its rails: cast along a rung from inside it, just under
+// its top and over its bottom, the first surface met is the rail's outside (entered while still
+// inside the rung: no gap); cast back from beyond the rail, the first is the rail's outer side
+// (no rung end sticking out of it). On a default ladder and a thin, turned one.
+TEST(SolidLadder, RungsReachIntoTheRailsWithNoGapOrOverhang) {
+  Ladder thin;
+  thin.yaw_deg = 30.0f;
+  thin.rung_radius = 0.008f;
+  thin.rail_width = 0.38f;
+  thin.rung_count = 3;
+  for (const Ladder& ladder : {Ladder{}, thin}) {
+    std::vector<glm::vec3> v;
+    std::vector<std::uint32_t> i;
+    LadderTriangles(ladder, &v, &i);
+    SurfaceBvh bvh;
+    std::string error;
+    ASSERT_TRUE(bvh.Build(v, i, &error)) << error;
+    // The rails' radius as solid_shapes.h documents it.
+    const float rail = std::max(1.5f * ladder.rung_radius, 0.02f * ladder.rung_spacing);
+    const glm::vec3 along = ladder.AlongRungsMs();
+    for (int rung = 0; rung < ladder.rung_count; ++rung) {
+      for (float side : {-1.0f, 1.0f}) {
+        for (float up : {-0.9f, 0.9f}) {
+          const glm::vec3 start =
+              ladder.RungCenter(rung) + glm::vec3(0.0f, up * ladder.rung_radius, 0.0f);
+          const std::optional<RayHit> out = bvh.Cast(start, side * along, ladder.rail_width);
+          ASSERT_TRUE(out);
+          EXPECT_TRUE(out->front) << "rung " << rung << " ends before its rail";
+          const glm::vec3 beyond = start + side * (0.5f * ladder.rail_width + 3.0f * rail) * along;
+          const std::optional<RayHit> back = bvh.Cast(beyond, -side * along, ladder.rail_width);
+          ASSERT_TRUE(back);
+          EXPECT_GE(back->distance, 1.99f * rail) << "rung " << rung << " sticks out of its rail";
+        }
+      }
+    }
+  }
+}
+
 // The distance from segment (a, b) to segment (c, d), by fine steps along the first.
 float SegmentDistance(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
                       const glm::vec3& d) {
