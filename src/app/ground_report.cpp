@@ -47,6 +47,8 @@ void AddWorldReport(const scene::PosingSession& session, asset::Json& report) {
         foot["rest_ankle_height"] = asset::Clean(f.rest_ankle_height);
         foot["rest_toe_height"] = asset::Clean(f.rest_toe_height);
         foot["height_error"] = asset::Clean(f.height_error);
+        foot["heel_hit_ms"] = asset::ToJson(f.heel_hit_ms);
+        foot["on_heel_surface"] = f.on_heel_surface;
       }
       feet[std::string(anim::LimbName(limb))] = foot;
     }
@@ -63,6 +65,7 @@ void AddWorldReport(const scene::PosingSession& session, asset::Json& report) {
                       {"child", skeleton.names[static_cast<std::size_t>(p.child)]},
                       {"prop", PropName(session, p.prop)},
                       {"depth", asset::Clean(p.depth)},
+                      {"radius", asset::Clean(p.radius)},
                       {"inside_length", asset::Clean(p.inside_length)},
                       {"point_ms", asset::ToJson(p.point_ms)}});
     }

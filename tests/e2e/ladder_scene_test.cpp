@@ -163,7 +163,9 @@ TEST(LadderScene, TheLadderClipClimbsOnRungs) {
 
 // The bundled climb, sampled every quarter second as a user scrubs it: the pelvis within 0.35 m
 // of the rungs (a climber close to the ladder, not hanging back), no leg that holds a rung more
-// than 1 cm short of it, every held hand on its rung, and no bone inside a rung or rail.
+// than 1 cm short of it, every held hand on its rung, and no bone's axis inside a rung or rail
+// (a listed bone's depth under its limb's radius: a thigh's or shin's skin may touch a rung as
+// the knee passes it).
 TEST(LadderScene, TheClimberKeepsItsHipsCloseAndItsLimbsOnTheRungs) {
   const fs::path scene = fs::path(IKPOSE_SOURCE_DIR) / "assets" / "scenes" / "ladder_climb.json";
   const double rung_z = 0.35;
@@ -173,8 +175,9 @@ TEST(LadderScene, TheClimberKeepsItsHipsCloseAndItsLimbsOnTheRungs) {
     const ProgramResult r =
         RunIkpose({"pose", "--scene", scene.string(), "--time", std::to_string(t), "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.err.find("inside"), std::string::npos) << r.err;
     const json j = json::parse(r.out);
+    for (const json& p : j["penetrations"])
+      EXPECT_LT(p["depth"].get<double>(), p["radius"].get<double>()) << p.dump();
     bool found = false;
     for (const json& bone : j["bones"]) {
       if (bone["name"] != "pelvis") continue;

@@ -7,8 +7,10 @@
 // the toes), no bone stretched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -355,6 +357,42 @@ TEST(GroundContact, AToeOverAStepsEdge) {
   }
 }
 
+// The heel's ray: a step whose front edge is between the heel and the ankle (behind the foot)
+// carries the foot onto its top, flat, rather than the heel sinking into it; the same step in
+// front (ankle and toe on it, the heel over its edge) holds the foot flat on its top, the heel
+// hanging.
+TEST(GroundContact, AHeelOverAStepsEdge) {
+  const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
+  PosingSession probe(c.model);
+  const int foot = probe.chain(Limb::kLeftLeg).end;
+  const int toe = c.model.skeleton.Children(foot).front();
+  const glm::vec3 ankle = anim::PositionMs(probe.rest_pose(), foot);
+  const glm::vec3 toe_rest = anim::PositionMs(probe.rest_pose(), toe);
+  ASSERT_GT(toe_rest.z - ankle.z, 0.05f);  // the toe ahead of the ankle along +Z
+  const float heel_z = ankle.z - kHeelBehindOfFoot * (toe_rest.z - ankle.z);
+  const float edge_z = 0.5f * (heel_z + ankle.z);
+  const float top = 0.08f;
+  for (bool step_behind : {true, false}) {
+    SCOPED_TRACE(step_behind ? "the heel over the step" : "the heel over the edge");
+    PosingRequest request;
+    const float x0 = ankle.x - 0.06f, x1 = ankle.x + 0.06f;
+    request.world = MakeWorld({step_behind ? Box("step", {x0, 0.0f, -1.0f}, {x1, top, edge_z})
+                                           : Box("step", {x0, 0.0f, edge_z}, {x1, top, 1.0f})});
+    std::string error;
+    auto s = BuildSession(c.model, request, &error);
+    ASSERT_TRUE(s) << error;
+    const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)];
+    ASSERT_TRUE(f.contact);
+    EXPECT_EQ(f.prop, 0);
+    EXPECT_EQ(f.on_heel_surface, step_behind);
+    EXPECT_NEAR(f.tilt_deg, 0.0f, 0.01f);
+    EXPECT_NEAR(anim::PositionMs(s->pose(), foot).y, top + ankle.y, 2e-3f);
+    EXPECT_NEAR(anim::PositionMs(s->pose(), toe).y, top + toe_rest.y, 2e-3f);
+    EXPECT_NEAR(f.heel_hit_ms.y, step_behind ? top : 0.0f, 1e-4f);
+    test::ExpectBonesUnstretched(*s);
+  }
+}
+
 // Both feet on a box higher than a knee folds under: the pelvis rises (pelvis_drop negative),
 // each ankle on the top at its rest height, no knee folded past kMaxKneeFoldDeg, no leg
 // stretched; the same box under one foot only is held by the other leg's reach.
@@ -453,6 +491,109 @@ TEST(GroundContact, WalkOverStairsKeepsEachPlantedFootOnItsStep) {
   EXPECT_GT(on_a_step, 0) << "some planted foot is on a step above the first";
 }
 
+// The nearest surface point: on a face, over an edge, out of range, and from inside.
+TEST(SurfaceBvh, NearestPointOnAFaceAnEdgeAndFromInside) {
+  Shapes s;
+  AppendBox({-1, 0, -1}, {1, 0.5f, 1}, &s.v, &s.n, &s.i);
+  SurfaceBvh bvh;
+  std::string error;
+  ASSERT_TRUE(bvh.Build(s.v, s.i, &error)) << error;
+  std::optional<SurfacePoint> above = bvh.Nearest({0.3f, 0.8f, 0.2f}, 1.0f);
+  ASSERT_TRUE(above);
+  EXPECT_NEAR(above->distance, 0.3f, 1e-6f);
+  EXPECT_NEAR(above->point_ms.y, 0.5f, 1e-6f);
+  std::optional<SurfacePoint> edge = bvh.Nearest({1.3f, 0.9f, 0.0f}, 1.0f);
+  ASSERT_TRUE(edge);
+  EXPECT_NEAR(edge->distance, 0.5f, 1e-6f);  // to the top's edge at (1, 0.5, 0)
+  EXPECT_FALSE(bvh.Nearest({0.0f, 2.0f, 0.0f}, 1.0f));
+  std::optional<SurfacePoint> inside =
+      bvh.Nearest({0.0f, 0.4f, 0.0f}, std::numeric_limits<float>::infinity());
+  ASSERT_TRUE(inside);
+  EXPECT_NEAR(inside->distance, 0.1f, 1e-6f);
+  EXPECT_FALSE(bvh.Nearest({std::nanf(""), 0.0f, 0.0f}, 1.0f));
+}
+
+// A limb is a capsule: a segment whose axis passes 3 cm over a 2 cm rung is inside it by its
+// skin when it is 5 cm thick (2 cm deep), not at all when 2 cm thick; through the rung's axis,
+// the rung's radius plus the limb's.
+TEST(Penetrations, ALimbIsInsideByItsSkin) {
+  Shapes s;
+  AppendCylinder({-0.3f, 1.0f, 0.0f}, {0.3f, 1.0f, 0.0f}, 0.02f, 16, &s.v, &s.n, &s.i);
+  SurfaceBvh bvh;
+  std::string error;
+  ASSERT_TRUE(bvh.Build(s.v, s.i, &error)) << error;
+  // 16 sides: the flats are cos(pi/16) of the radius from the axis, 0.4 mm under it.
+  const float tolerance = 1e-3f;
+  const glm::vec3 over_a(0.0f, 1.03f, -0.3f), over_b(0.0f, 1.03f, 0.3f);
+  std::optional<Penetration> thick = SegmentInside(bvh, over_a, over_b, 0.05f, nullptr);
+  ASSERT_TRUE(thick);
+  EXPECT_NEAR(thick->depth, 0.02f + 0.05f - 0.03f, tolerance);
+  EXPECT_NEAR(thick->point_ms.z, 0.0f, 2e-3f);
+  EXPECT_FALSE(SegmentInside(bvh, over_a, over_b, 0.005f, nullptr));
+  std::optional<Penetration> through =
+      SegmentInside(bvh, {0.1f, 1.0f, -0.3f}, {0.1f, 1.0f, 0.3f}, 0.04f, nullptr);
+  ASSERT_TRUE(through);
+  EXPECT_NEAR(through->depth, 0.02f + 0.04f, tolerance);
+  // A bare line (no thickness) through the axis: the rung's radius.
+  std::optional<Penetration> line =
+      SegmentInside(bvh, {0.1f, 1.0f, -0.3f}, {0.1f, 1.0f, 0.3f}, 0.0f, nullptr);
+  ASSERT_TRUE(line);
+  EXPECT_NEAR(line->depth, 0.02f, tolerance);
+}
+
+// The solid ladder's rungs are welded to its rails: cast along a rung from inside it, just under
+// its top and over its bottom, the first surface met is the rail's outside (entered while still
+// inside the rung: no gap); cast back from beyond the rail, the first is the rail's outer side
+// (no rung end sticking out of it). On a default ladder and a thin, turned one.
+TEST(SolidLadder, RungsReachIntoTheRailsWithNoGapOrOverhang) {
+  Ladder thin;
+  thin.yaw_deg = 30.0f;
+  thin.rung_radius = 0.008f;
+  thin.rail_width = 0.38f;
+  thin.rung_count = 3;
+  for (const Ladder& ladder : {Ladder{}, thin}) {
+    std::vector<glm::vec3> v;
+    std::vector<std::uint32_t> i;
+    LadderTriangles(ladder, &v, &i);
+    SurfaceBvh bvh;
+    std::string error;
+    ASSERT_TRUE(bvh.Build(v, i, &error)) << error;
+    // The rails' radius as solid_shapes.h documents it.
+    const float rail = std::max(1.5f * ladder.rung_radius, 0.02f * ladder.rung_spacing);
+    const glm::vec3 along = ladder.AlongRungsMs();
+    for (int rung = 0; rung < ladder.rung_count; ++rung) {
+      for (float side : {-1.0f, 1.0f}) {
+        for (float up : {-0.9f, 0.9f}) {
+          const glm::vec3 start =
+              ladder.RungCenter(rung) + glm::vec3(0.0f, up * ladder.rung_radius, 0.0f);
+          const std::optional<RayHit> out = bvh.Cast(start, side * along, ladder.rail_width);
+          ASSERT_TRUE(out);
+          EXPECT_TRUE(out->front) << "rung " << rung << " ends before its rail";
+          const glm::vec3 beyond = start + side * (0.5f * ladder.rail_width + 3.0f * rail) * along;
+          const std::optional<RayHit> back = bvh.Cast(beyond, -side * along, ladder.rail_width);
+          ASSERT_TRUE(back);
+          EXPECT_GE(back->distance, 1.99f * rail) << "rung " << rung << " sticks out of its rail";
+        }
+      }
+    }
+  }
+}
+
+// The distance from segment (a, b) to segment (c, d), by fine steps along the first.
+float SegmentDistance(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                      const glm::vec3& d) {
+  float best = std::numeric_limits<float>::max();
+  for (int i = 0; i <= 4000; ++i) {
+    const glm::vec3 p = glm::mix(a, b, static_cast<float>(i) / 4000.0f);
+    const float t = std::clamp(glm::dot(p - c, d - c) / glm::dot(d - c, d - c), 0.0f, 1.0f);
+    best = std::min(best, glm::distance(p, glm::mix(c, d, t)));
+  }
+  return best;
+}
+
+// The ladder pulled back through the legs: a rung just under the knees crosses both shins,
+// listed with the depth of the shin's skin in the rung (the rung's radius and the shin's less
+// the distance between their axes, measured here from the pose), within 3 mm.
 TEST(Penetrations, AKneeThroughARungIsListedWithItsDepth) {
   const Character c = Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb");
   PosingRequest request;
@@ -462,23 +603,75 @@ TEST(Penetrations, AKneeThroughARungIsListedWithItsDepth) {
   s->edits.ladder_enabled = true;
   s->Evaluate();
   EXPECT_TRUE(s->ground_report().penetrations.empty());  // standing before the ladder
-  // The ladder pulled back through the legs: a rung at knee height crosses both shins.
-  const glm::vec3 knee = anim::PositionMs(s->pose(), s->chain(Limb::kLeftLeg).lower);
+  const anim::LimbChain& leg = s->chain(Limb::kLeftLeg);
+  const glm::vec3 knee = anim::PositionMs(s->pose(), leg.lower);
   s->edits.ladder.base_ms.z = knee.z;
   s->edits.ladder.first_rung_height = knee.y - s->edits.ladder.base_ms.y - 0.05f;
   s->edits.ladder.rung_count = 1;
   s->Evaluate();
   const auto& list = s->ground_report().penetrations;
   ASSERT_FALSE(list.empty());
+  const Ladder& ladder = s->edits.ladder;
+  const glm::vec3 half = 0.5f * ladder.rail_width * ladder.AlongRungsMs();
+  const glm::vec3 rung = ladder.RungCenter(0);
   bool shin = false;
   for (const Penetration& p : list) {
     EXPECT_EQ(p.prop, -1);  // the ladder
-    EXPECT_GT(p.depth, 0.0f);
-    EXPECT_LE(p.depth,
-              s->edits.ladder.rung_radius + 1e-4f);  // a segment through a 2 cm radius rung
-    shin = shin || p.bone == s->chain(Limb::kLeftLeg).lower;
+    if (p.bone != leg.lower) continue;
+    shin = true;
+    const float radius = s->facts()->limb_radius[static_cast<std::size_t>(p.child)];
+    EXPECT_GT(radius, 0.02f);  // a shin is thicker than a line
+    const float axes =
+        SegmentDistance(anim::PositionMs(s->pose(), p.bone), anim::PositionMs(s->pose(), p.child),
+                        rung - half, rung + half);
+    EXPECT_NEAR(p.depth, ladder.rung_radius + radius - axes, 0.003f);
+    EXPECT_GT(p.depth, ladder.rung_radius);  // deeper than its axis alone
   }
   EXPECT_TRUE(shin);
+}
+
+// A foot standing on a rung (a bar prop under the ankle, the ground contact putting the sole on
+// its top) touches it: no bone of the body is listed as inside; with contact off the foot stays
+// on the floor, the bar through its ankle, and the leg is listed. On the bundled character and
+// the shared ones.
+void ExpectFootOnARungNotInside(const Character& c) {
+  SCOPED_TRACE(c.name);
+  PosingSession probe(c.model);
+  const int foot = probe.chain(Limb::kLeftLeg).end;
+  const glm::vec3 ankle = anim::PositionMs(probe.rest_pose(), foot);
+  const float scale = c.height / 1.8f;
+  const float top = c.floor_y + 0.15f * scale, radius = 0.02f * scale, half = 0.07f * scale;
+  Shapes bar;
+  AppendCylinder({ankle.x - half, top - radius, ankle.z}, {ankle.x + half, top - radius, ankle.z},
+                 radius, 16, &bar.v, &bar.n, &bar.i);
+  PosingRequest request;
+  request.world = MakeWorld({MakeProp("rung", std::move(bar), glm::vec3(0.0f))});
+  std::string error;
+  auto s = BuildSession(c.model, request, &error);
+  ASSERT_TRUE(s) << error;
+  const FootContact& f = s->ground_report().feet[static_cast<std::size_t>(Limb::kLeftLeg)];
+  ASSERT_TRUE(f.contact);
+  EXPECT_EQ(f.prop, 0);
+  EXPECT_NEAR(anim::PositionMs(s->pose(), foot).y, top + ankle.y - c.floor_y, 5e-3f * scale);
+  for (const Penetration& p : s->ground_report().penetrations)
+    ADD_FAILURE() << c.model.skeleton.names[static_cast<std::size_t>(p.child)] << " inside by "
+                  << p.depth;
+  s->edits.ground = false;
+  s->Evaluate();
+  bool leg_listed = false;
+  for (const Penetration& p : s->ground_report().penetrations)
+    leg_listed = leg_listed || p.bone == foot || p.child == foot;
+  EXPECT_TRUE(leg_listed);
+}
+
+TEST(Penetrations, AFootStandingOnARungIsNotInsideIt) {
+  ExpectFootOnARungNotInside(Load(fs::path(IKPOSE_SOURCE_DIR) / "assets" / "character.glb"));
+  const fs::path dir = asset::test::SharedModelsDir();
+  if (dir.empty()) GTEST_SKIP() << "../shared/models is absent beside the checkout";
+  for (const char* file :
+       {"CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
+        "MaleBaseMesh/male_base_mesh.glb", "Mesh2MotionHumanMale/human-male.glb"})
+    ExpectFootOnARungNotInside(Load(dir / file));
 }
 
 TEST(Scenario, PropsFloorAndGroundRoundTrip) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "scene/session/posing_session.h"
+#include "scene/world/limb_radius.h"
 #include "scene/world/solid_shapes.h"
 
 namespace ikpose::scene {
@@ -108,6 +109,38 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
         stand_on(under, n);
       }
     }
+    // The heel likewise: a surface under it higher than the sole's (a step behind the foot, a
+    // kerb the heel would sink into) carries the foot, flat on it; a lower one (the heel over an
+    // edge) leaves the sole on the ankle's surface.
+    if (toe >= 0) {
+      const glm::vec3 rest_ankle = anim::PositionMs(facts_->rest, c.end);
+      glm::vec3 back = rest_ankle - anim::PositionMs(facts_->rest, toe);
+      back.y = 0.0f;
+      const float foot_length = glm::length(back);
+      if (foot_length > 1e-6f * facts_->height) {
+        const glm::vec3 rest_heel_off =
+            back * kHeelBehindOfFoot + glm::vec3(0.0f, facts_->floor_y - rest_ankle.y, 0.0f);
+        const glm::vec3 heel_ms =
+            foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_heel_off;
+        int heel_prop = -1;
+        const std::optional<RayHit> heel_hit = GroundBelow(
+            edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(heel_ms.x, hip_y, heel_ms.z),
+            hip_y - ankle.y + 2.0f * reach, &heel_prop);
+        const float step =
+            heel_hit ? glm::dot(heel_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
+        foot.heel_hit_ms = heel_hit ? heel_hit->point_ms : heel_ms;
+        if (heel_hit && heel_hit->normal_ms.y > 0.0f && step > kToeStepOfFoot * foot_length) {
+          const glm::vec3& n = heel_hit->normal_ms;
+          const glm::vec3 along = foot.hit_ms - heel_hit->point_ms;
+          const glm::vec3 under(foot.hit_ms.x,
+                                heel_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
+                                foot.hit_ms.z);
+          foot.prop = heel_prop;
+          foot.on_heel_surface = true;
+          stand_on(under, n);
+        }
+      }
+    }
     const glm::vec3 hip = anim::PositionMs(base_, c.upper);
     drop = std::max(drop, HipDropToReach(hip, foot.ankle_target_ms, 0.9999f * reach));
     // The pelvis stays a quarter of a leg above the ground under it.
@@ -159,8 +192,9 @@ void PosingSession::MeasureGroundContact() {
     foot.height_error = std::max(std::abs(foot.ankle_height - foot.rest_ankle_height),
                                  std::abs(foot.toe_height - foot.rest_toe_height));
   }
-  // Bones inside props and the solid ladder: each joint to each of its children, bones shorter
-  // than a hundredth of the body left out (fingers, twist bones).
+  // Limbs inside props and the solid ladder: each joint to each of its children as thick as the
+  // limb, bones shorter than a hundredth of the body left out (twist bones), a skin touching a
+  // surface by less than the contact slack (a sole on a step) not inside.
   ground_.penetrations.clear();
   const bool ladder_shown = edits.ladder_enabled && ladder_now_.Valid();
   if (!edits.world && !ladder_shown) return;  // the floor alone: nothing to be inside
@@ -178,6 +212,7 @@ void PosingSession::MeasureGroundContact() {
   }
   const anim::Skeleton& skeleton = model_->skeleton;
   const float shortest = 0.01f * facts_->height;
+  const float slack = kLimbRadius.contact_slack * facts_->height / 1.8f;
   // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
   // fingers of a gripping hand are left out (its wrist and forearm are not).
   std::vector<int> gripping;
@@ -199,13 +234,16 @@ void PosingSession::MeasureGroundContact() {
     const glm::vec3 a = anim::PositionMs(pose_, parent);
     const glm::vec3 b = anim::PositionMs(pose_, bone);
     if (glm::length(b - a) < shortest) continue;
+    const float radius = static_cast<std::size_t>(bone) < facts_->limb_radius.size()
+                             ? facts_->limb_radius[static_cast<std::size_t>(bone)]
+                             : 0.0f;
     std::optional<Penetration> worst;
-    if (edits.world) worst = SegmentInside(edits.world->bvh(), a, b, edits.world.get());
+    if (edits.world) worst = SegmentInside(edits.world->bvh(), a, b, radius, edits.world.get());
     if (ladder_solid) {
-      std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, nullptr);
+      std::optional<Penetration> rung = SegmentInside(*ladder_bvh_, a, b, radius, nullptr);
       if (rung && (!worst || rung->depth > worst->depth)) worst = rung;
     }
-    if (!worst) continue;
+    if (!worst || worst->depth <= slack) continue;
     worst->bone = parent;
     worst->child = bone;
     ground_.penetrations.push_back(*worst);

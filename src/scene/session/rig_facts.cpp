@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "scene/world/ground_contact.h"
+#include "scene/world/limb_radius.h"
 
 namespace ikpose::scene {
 
@@ -41,6 +42,7 @@ std::shared_ptr<const RigFacts> MeasureRig(const anim::Model& model) {
       facts->hands[i] = MeasureHand(model.skeleton, facts->rest, chain.end);
     }
   }
+  facts->limb_radius = MeasureLimbRadii(model, facts->rest, facts->lowest_y);
   return facts;
 }
 

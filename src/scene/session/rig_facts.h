@@ -14,6 +14,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "anim/mirror.h"
 #include "anim/model.h"
@@ -34,6 +35,7 @@ struct RigFacts {
   anim::MirrorMap mirror_map;
   std::array<HandShape, 4> hands;  // arms only, indexed by anim::Limb
   std::array<FootShape, 4> feet;   // legs only
+  std::vector<float> limb_radius;  // each bone's thickness, by child joint (limb_radius.h)
 };
 
 std::shared_ptr<const RigFacts> MeasureRig(const anim::Model& model);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
 #include "ik/rotation.h"
 #include "scene/world/world.h"
@@ -71,58 +73,97 @@ float FoldedLegLength(float upper, float lower, float fold_deg) {
 }
 
 std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3& a_ms,
-                                         const glm::vec3& b_ms, const World* prop_of) {
+                                         const glm::vec3& b_ms, float radius,
+                                         const World* prop_of) {
   const glm::vec3 ab = b_ms - a_ms;
   const float length = glm::length(ab);
-  if (bvh.empty() || !(length > 0.0f) || !std::isfinite(length)) return std::nullopt;
+  if (bvh.empty() || !(length > 0.0f) || !std::isfinite(length) || !(radius >= 0.0f) ||
+      !std::isfinite(radius))
+    return std::nullopt;
   const glm::vec3 dir = ab / length;
-  // Walk the crossings from a to b: an entry (front face) starts an inside stretch, an exit
-  // ends it; a first exit means a started inside.
-  std::optional<Penetration> deepest;
+  const glm::vec3 mid = 0.5f * (a_ms + b_ms);
+  // Nothing within the sphere round the whole limb: outside (most bones, one query).
+  if (!bvh.Nearest(mid, 0.5f * length + radius)) return std::nullopt;
+  // The stretches of the axis inside, from the crossings a -> b: an entry (front face) starts
+  // one, an exit ends it; a first exit means a started inside.
+  std::vector<std::pair<float, float>> inside;
   float t = 0.0f;
   float inside_from = -1.0f;  // where the current inside stretch began, -1 when outside
   bool first = true;
-  int prop = -1;
-  const auto close = [&](float from, float to, bool open_start, bool open_end) {
-    const float stretch = to - from;
-    if (!(stretch > 0.0f)) return;
-    // Crossing through: the middle is deepest; a joint inside: the joint is.
-    float depth = 0.5f * stretch;
-    float at = from + 0.5f * stretch;
-    if (open_start) depth = stretch, at = from;
-    if (open_end) depth = stretch, at = to;
-    if (open_start && open_end) depth = 0.5f * stretch, at = from + 0.5f * stretch;
-    if (deepest && deepest->depth >= depth) {
-      deepest->inside_length += stretch;
-      return;
-    }
-    Penetration p;
-    p.prop = prop;
-    p.depth = depth;
-    p.inside_length = stretch + (deepest ? deepest->inside_length : 0.0f);
-    p.point_ms = a_ms + dir * at;
-    deepest = p;
-  };
   for (int crossings = 0; crossings < 64 && t < length; ++crossings) {
     const std::optional<RayHit> hit = bvh.Cast(a_ms + dir * t, dir, length - t);
     if (!hit) break;
     const float at = t + hit->distance;
-    if (prop_of) prop = prop_of->PropOfTriangle(hit->triangle);
     if (hit->front) {
       inside_from = at;
     } else {
       if (inside_from >= 0.0f) {
-        close(inside_from, at, false, false);
+        inside.emplace_back(inside_from, at);
       } else if (first) {
-        close(0.0f, at, true, false);
+        inside.emplace_back(0.0f, at);
       }
       inside_from = -1.0f;
     }
     first = false;
     t = at + 1e-5f * std::max(1.0f, length);
   }
-  if (inside_from >= 0.0f) close(inside_from, length, false, true);
-  return deepest;
+  if (inside_from >= 0.0f) inside.emplace_back(inside_from, length);
+  // How deep the limb's skin is at axis point s: the radius plus how far the axis is under the
+  // surface (inside), or the radius less how far the axis is from it (outside).
+  struct Depth {
+    float depth = -1.0f;
+    std::uint32_t triangle = 0;
+  };
+  const auto depth_at = [&](float s) {
+    const glm::vec3 p = a_ms + dir * s;
+    const bool in = std::any_of(inside.begin(), inside.end(),
+                                [&](const auto& r) { return s >= r.first && s <= r.second; });
+    Depth d;
+    const std::optional<SurfacePoint> near =
+        bvh.Nearest(p, in ? std::numeric_limits<float>::infinity() : radius);
+    if (!near) {
+      if (in) d.depth = radius;
+      return d;
+    }
+    d.depth = in ? radius + near->distance : radius - near->distance;
+    d.triangle = near->triangle;
+    return d;
+  };
+  // Samples closer than the thinner of the limb and the stretches inside, then the deepest
+  // refined between its neighbours (the depth is smooth round its peak).
+  float step = 0.5f * std::max(radius, 1e-3f * length);
+  for (const auto& r : inside) step = std::min(step, std::max(r.second - r.first, 1e-3f * length));
+  const int count = std::clamp(static_cast<int>(std::ceil(length / step)), 2, 256);
+  step = length / static_cast<float>(count);
+  float best_s = 0.0f;
+  Depth best;
+  int touching = 0;
+  for (int i = 0; i <= count; ++i) {
+    const float s = static_cast<float>(i) * step;
+    const Depth d = depth_at(s);
+    touching += d.depth > 0.0f ? 1 : 0;
+    if (d.depth > best.depth) best = d, best_s = s;
+  }
+  if (!(best.depth > 0.0f)) return std::nullopt;
+  float lo = std::max(0.0f, best_s - step), hi = std::min(length, best_s + step);
+  for (int i = 0; i < 24; ++i) {
+    const float m1 = lo + (hi - lo) / 3.0f, m2 = hi - (hi - lo) / 3.0f;
+    if (depth_at(m1).depth < depth_at(m2).depth) {
+      lo = m1;
+    } else {
+      hi = m2;
+    }
+  }
+  const float refined_s = 0.5f * (lo + hi);
+  const Depth refined = depth_at(refined_s);
+  if (refined.depth > best.depth) best = refined, best_s = refined_s;
+  Penetration p;
+  p.prop = prop_of ? prop_of->PropOfTriangle(best.triangle) : -1;
+  p.depth = best.depth;
+  p.radius = radius;
+  p.inside_length = std::min(length, static_cast<float>(touching) * step);
+  p.point_ms = a_ms + dir * best_s;
+  return p;
 }
 
 }  // namespace ikpose::scene

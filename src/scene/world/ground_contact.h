@@ -9,18 +9,21 @@
 // ankle and the first toe joint sit at their rest heights along the normal. When a foot must go
 // lower than its leg reaches, the pelvis drops, never to less than kMinPelvisLift of a leg above
 // the ground under it. After the solve the heights reached are measured. Penetrations: every bone
-// (joint to each child joint) is cast against the props and the solid ladder; a stretch of bone
-// inside a closed surface is listed with its depth. Why: ozz-animation's foot-IK sample and the
-// engines' foot placement do the same per frame; here it is exact, reported, and the same on the
-// command line as in the window. A toe over a step's edge: the surface under the toe is cast too;
-// one higher than the ankle's surface (by kToeStepOfFoot of the foot) carries the foot, flat on it,
-// and a lower one (a toe past the edge) leaves the sole on the ankle's surface, never tilted down
-// into the edge. A step up that would fold a knee past kMaxKneeFoldDeg raises the pelvis
-// (pelvis_drop negative), never stretching the other leg. Limits: the floor is the plane y =
-// floor_y (0, or the rest soles' height for a rig far off 0: RigFacts::floor_y). One hit per foot
-// (under the ankle): a toe hanging over an edge is not caught. Inside/outside comes from the
-// triangles' winding (counter-clockwise seen from outside), so an open or inverted prop gives no
-// penetrations.
+// (joint to each child joint), a capsule as thick as the limb (limb_radius.h), is measured against
+// the props and the solid ladder; a limb whose skin goes inside a closed surface is listed with
+// how deep (a foot standing on a surface touches it: not inside). Why: ozz-animation's foot-IK
+// sample and the engines' foot placement do the same per frame; here it is exact, reported, and the
+// same on the command line as in the window. A toe over a step's edge: the surface under the toe is
+// cast too; one higher than the ankle's surface (by kToeStepOfFoot of the foot) carries the foot,
+// flat on it, and a lower one (a toe past the edge) leaves the sole on the ankle's surface, never
+// tilted down into the edge; the heel (kHeelBehindOfFoot behind the ankle) is cast the same way,
+// so a heel over an edge hangs and a heel over a higher surface lifts the foot onto it. A step up
+// that would fold a knee past kMaxKneeFoldDeg raises the pelvis (pelvis_drop negative), never
+// stretching the other leg. Limits: the floor is the plane y = floor_y (0, or the rest soles'
+// height for a rig far off 0: RigFacts::floor_y). Three rays per foot (ankle, toe, heel): a surface
+// between them narrower than the foot is not caught. Inside/outside comes from the triangles'
+// winding (counter-clockwise seen from outside): an open or inverted prop is measured by how near
+// the skin comes to its surface alone.
 #pragma once
 
 #include <array>
@@ -46,6 +49,9 @@ inline constexpr float kMaxKneeFoldDeg = 120.0f;
 // A surface under the toe this far (of the foot's length) above the ankle's surface is a step
 // the toe stands on: the foot stands on it, flat, its heel over the edge.
 inline constexpr float kToeStepOfFoot = 0.05f;
+// The heel's back is this far (of the ankle-to-toe length, along the ground) behind the ankle,
+// on the sole: the point the heel ray looks under.
+inline constexpr float kHeelBehindOfFoot = 0.35f;
 
 struct FootContact {
   bool contact = false;    // the foot was put on a surface
@@ -63,6 +69,10 @@ struct FootContact {
   // A foot nobody placed that its clip lifts (a step): raised by how far the surface under it
   // is above the floor, so it swings over a stair as it swings over the floor.
   float lifted = 0.0f;
+  // Where the ray under the heel met the ground (the heel's sole point when it met nothing), and
+  // whether that surface, higher than the ankle's, carries the foot.
+  glm::vec3 heel_hit_ms{0.0f};
+  bool on_heel_surface = false;
 
   bool moves() const { return contact || lifted > 0.0f; }
 };
@@ -71,9 +81,11 @@ struct Penetration {
   int bone = -1;               // the joint the bone starts at
   int child = -1;              // the joint it ends at
   int prop = -1;               // index into the world's props; -1 for the ladder
-  float depth = 0.0f;          // how far the bone's axis goes under the surface (model units)
-  float inside_length = 0.0f;  // how much of the bone is inside
-  glm::vec3 point_ms{0.0f};    // the deepest point of the bone's axis inside
+  float depth = 0.0f;          // how far the limb's skin goes under the surface (model units)
+  float radius = 0.0f;         // the limb's thickness (limb_radius.h): a depth over it is the
+                               // axis itself inside
+  float inside_length = 0.0f;  // how much of the bone's length has its skin inside
+  glm::vec3 point_ms{0.0f};    // the point of the bone's axis where the skin goes deepest
 };
 
 struct GroundReport {
@@ -111,10 +123,11 @@ float HipRiseToReach(const glm::vec3& hip_ms, const glm::vec3& target_ms, float 
 // most `fold_deg` from straight.
 float FoldedLegLength(float upper, float lower, float fold_deg);
 
-// The stretches of segment a -> b inside the closed surfaces of `bvh` (winding: outside is
-// counter-clockwise); the deepest as a Penetration (bone, child and prop left unset), none when
-// the segment stays outside. `prop_of` maps a triangle to its prop (may be null: -1).
+// How far a limb round segment a -> b, `radius` thick (a capsule), goes inside the closed
+// surfaces of `bvh` (winding: outside is counter-clockwise): its deepest point as a Penetration
+// (bone and child left unset), none when the limb stays outside. `prop_of` maps a triangle to
+// its prop (may be null: -1).
 std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3& a_ms,
-                                         const glm::vec3& b_ms, const World* prop_of);
+                                         const glm::vec3& b_ms, float radius, const World* prop_of);
 
 }  // namespace ikpose::scene

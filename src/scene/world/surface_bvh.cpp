@@ -20,6 +20,61 @@ bool Finite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
+// The point of triangle (a, b, c) nearest p: its projection on the plane when that falls inside,
+// else the nearest point of the three edges.
+glm::vec3 NearestOnSegment(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b) {
+  const glm::vec3 ab = b - a;
+  const float len2 = glm::dot(ab, ab);
+  const float t = len2 > 0.0f ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+  return a + t * ab;
+}
+
+glm::vec3 NearestOnTriangle(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b,
+                            const glm::vec3& c) {
+  const glm::vec3 n = glm::cross(b - a, c - a);
+  const float n2 = glm::dot(n, n);
+  if (n2 > 0.0f) {
+    const glm::vec3 q = p - n * (glm::dot(p - a, n) / n2);
+    // Inside when q is on the inner side of each edge.
+    if (glm::dot(glm::cross(b - a, q - a), n) >= 0.0f &&
+        glm::dot(glm::cross(c - b, q - b), n) >= 0.0f &&
+        glm::dot(glm::cross(a - c, q - c), n) >= 0.0f)
+      return q;
+  }
+  glm::vec3 best = NearestOnSegment(p, a, b);
+  for (const glm::vec3& e : {NearestOnSegment(p, b, c), NearestOnSegment(p, c, a)}) {
+    if (glm::dot(e - p, e - p) < glm::dot(best - p, best - p)) best = e;
+  }
+  return best;
+}
+
+struct NearestSearch {
+  const std::vector<glm::vec3>* vertices;
+  const std::vector<std::uint32_t>* kept;
+  glm::vec3 point;
+  bool found = false;
+  SurfacePoint best;
+};
+
+bool VisitNearest(RTCPointQueryFunctionArguments* args) {
+  auto* search = static_cast<NearestSearch*>(args->userPtr);
+  const std::size_t prim = args->primID;
+  if (3 * prim + 2 >= search->kept->size()) return false;
+  const std::vector<glm::vec3>& v = *search->vertices;
+  const std::vector<std::uint32_t>& k = *search->kept;
+  const glm::vec3 q =
+      NearestOnTriangle(search->point, v[k[3 * prim]], v[k[3 * prim + 1]], v[k[3 * prim + 2]]);
+  const float d = glm::length(q - search->point);
+  if (!(d <= args->query->radius)) return false;
+  // Shrinking the radius lets Embree skip what is farther.
+  args->query->radius = d;
+  search->found = true;
+  search->best.point_ms = q;
+  search->best.distance = d;
+  search->best.triangle = static_cast<std::uint32_t>(prim);
+  return true;
+}
+
 }  // namespace
 
 SurfaceBvh::~SurfaceBvh() {
@@ -169,6 +224,24 @@ std::optional<RayHit> SurfaceBvh::Cast(const glm::vec3& origin_ms, const glm::ve
     hit.front = glm::dot(face, dir) < 0.0f;
   }
   return hit;
+}
+
+std::optional<SurfacePoint> SurfaceBvh::Nearest(const glm::vec3& point_ms,
+                                                float max_distance) const {
+  if (!scene_ || !Finite(point_ms) || !(max_distance > 0.0f)) return std::nullopt;
+  RTCPointQuery query{};
+  query.x = point_ms.x;
+  query.y = point_ms.y;
+  query.z = point_ms.z;
+  query.radius = std::isfinite(max_distance) ? max_distance : std::numeric_limits<float>::max();
+  RTCPointQueryContext context;
+  rtcInitPointQueryContext(&context);
+  NearestSearch search{&vertices_, &kept_, point_ms, false, SurfacePoint{}};
+  rtcPointQuery(static_cast<RTCScene>(scene_), &query, &context, VisitNearest, &search);
+  if (!search.found) return std::nullopt;
+  SurfacePoint nearest = search.best;
+  nearest.triangle = nearest.triangle < original_.size() ? original_[nearest.triangle] : 0u;
+  return nearest;
 }
 
 }  // namespace ikpose::scene

@@ -3,13 +3,13 @@
 //
 // What: built once from model-space triangles; answers "what is the first surface along this
 // ray" (point, unit normal facing the ray's origin, distance, which triangle) and "does this
-// segment cross a surface". Why: a foot is placed by a ray cast from above its ankle, and a knee
-// through a rung is found by casting along the bone; a BVH keeps either at a few microseconds on
-// a 100,000-triangle prop (bench/bench_ground.cpp) where a loop over triangles is milliseconds.
-// Limits: a copy of the triangles is kept (the winding of a hit). Triangles with a vertex that is
-// not finite or an index out of range are left out (and counted); at most kMaxTriangles. Queries
-// with a non-finite origin or direction miss. Read-only after Build, so it can be shared between
-// sessions and threads.
+// segment cross a surface" and "which surface point is nearest". Why: a foot is placed by a ray
+// cast from above its ankle, and a knee through a rung is found by casting along the bone; a BVH
+// keeps either at a few microseconds on a 100,000-triangle prop (bench/bench_ground.cpp) where a
+// loop over triangles is milliseconds. Limits: a copy of the triangles is kept (the winding of a
+// hit). Triangles with a vertex that is not finite or an index out of range are left out (and
+// counted); at most kMaxTriangles. Queries with a non-finite origin or direction miss. Read-only
+// after Build, so it can be shared between sessions and threads.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +30,12 @@ struct RayHit {
   // The ray met the triangle's outside (counter-clockwise seen from the ray's origin): it
   // enters a closed surface; false: it leaves one.
   bool front = true;
+};
+
+struct SurfacePoint {
+  glm::vec3 point_ms{0.0f};    // the nearest point of the surface
+  float distance = 0.0f;       // from the query point, model units
+  std::uint32_t triangle = 0;  // index into the triangles given to Build
 };
 
 class SurfaceBvh {
@@ -57,6 +63,11 @@ class SurfaceBvh {
   std::optional<RayHit> CastDown(const glm::vec3& origin_ms, float max_distance) const {
     return Cast(origin_ms, glm::vec3(0.0f, -1.0f, 0.0f), max_distance);
   }
+
+  // The surface point nearest `point_ms` within `max_distance` (may be infinite); none when
+  // nothing is that near or the query is not finite. Why: a limb has a thickness, and how far
+  // its axis is from a prop's surface says whether the limb's skin is inside it.
+  std::optional<SurfacePoint> Nearest(const glm::vec3& point_ms, float max_distance) const;
 
   bool empty() const { return triangles_ == 0; }
   std::size_t triangles() const { return triangles_; }
