@@ -159,6 +159,45 @@ glm::vec3 KneeOnCircle(const glm::vec3& hip_ms, const glm::vec3& target_ms, floa
   return hip_ms + along * (to_target / length) + off * knee_dir_ms;
 }
 
+namespace {
+
+// How far (signed, radians) the swivel may go from `now` toward `to` before the knee on the
+// circle (centre, radius r, swivel 0 along n, +90 deg along b) leaves the plane's sideways
+// bound: the whole way when it stays within it, 0 when it is already out and turning further
+// out. The knee's distance along the rungs is a sinusoid of the swivel, so it meets each side
+// where an arccos says.
+float StopAtSides(const KneeClearance& plane, const glm::vec3& center, float r, const glm::vec3& n,
+                  const glm::vec3& b, float now, float to) {
+  const float turn = to - now;
+  const float sign = turn >= 0.f ? 1.f : -1.f;
+  const float base = glm::dot(center - plane.point_ms, plane.along_ms);
+  const float a = r * glm::dot(n, plane.along_ms), c = r * glm::dot(b, plane.along_ms);
+  const auto side = [&](float t) { return base + a * std::cos(t) + c * std::sin(t); };
+  const float w = plane.half_width;
+  if (std::abs(side(now)) >= w) {
+    // Out already: no further out (the slope of |side| along the turn), else the whole way.
+    const float slope = sign * (c * std::cos(now) - a * std::sin(now));
+    return (side(now) > 0.f) == (slope > 0.f) ? 0.f : turn;
+  }
+  const float amplitude = std::sqrt(a * a + c * c);
+  float stop = std::abs(turn);
+  if (!(amplitude > 1e-9f)) return turn;
+  const float peak = std::atan2(c, a);
+  for (float bound : {w, -w}) {
+    const float x = (bound - base) / amplitude;
+    if (std::abs(x) > 1.f) continue;
+    const float half = std::acos(x);
+    for (float root : {peak - half, peak + half}) {
+      float ahead = std::remainder(sign * (root - now), 2.f * glm::pi<float>());
+      if (ahead < 0.f) ahead += 2.f * glm::pi<float>();
+      if (ahead > 0.f) stop = std::min(stop, ahead);
+    }
+  }
+  return sign * stop;
+}
+
+}  // namespace
+
 void KeepKneeBehind(const KneeClearance& plane, const glm::vec3& hip_ms, const glm::vec3& target_ms,
                     float upper, float lower, SwivelChoice* choice) {
   if (!plane.valid || !choice->valid) return;
@@ -195,7 +234,8 @@ void KeepKneeBehind(const KneeClearance& plane, const glm::vec3& hip_ms, const g
     return glm::dot(std::cos(t) * n + std::sin(t) * b, plane.outward_ms);
   };
   const float wanted = outwardness(edge[0]) >= outwardness(edge[1]) ? edge[0] : edge[1];
-  const float chosen = std::clamp(wanted, -range, range);
+  float chosen = std::clamp(wanted, -range, range);
+  if (plane.half_width > 0.f) chosen = now + StopAtSides(plane, center, r, n, b, now, chosen);
   if (!(height(chosen) > height(now))) return;
   choice->cleared_deg = glm::degrees(chosen - now);
   choice->swivel_deg = glm::degrees(chosen);

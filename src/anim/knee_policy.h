@@ -76,21 +76,29 @@ struct SwivelChoice {
 
 // A plane the knee stays behind (a ladder's rungs): through `point_ms`, `normal_ms` (unit)
 // toward the climber; the knee joint this far behind it (its kneecap and the rung's radius).
+// `half_width` > 0 also bounds how far out the knee may turn: within that distance of
+// `point_ms` along `along_ms` (unit; a ladder's rails, less the rail's and the knee's radius).
 struct KneeClearance {
   bool valid = false;
   glm::vec3 point_ms{0.f};
   glm::vec3 normal_ms{0.f, 0.f, -1.f};
   float clearance = 0.f;
   glm::vec3 outward_ms{1.f, 0.f, 0.f};  // the limb's side, away from the body's middle
+  glm::vec3 along_ms{1.f, 0.f, 0.f};
+  float half_width = 0.f;  // 0: no sideways bound
   bool operator==(const KneeClearance&) const = default;
 };
 
 // Turns the chosen knee out (toward `outward_ms`) about the hip-target axis, as little as keeps
-// the knee of a limb of bones `upper`, `lower` clear behind the plane and never past the range
-// either side of the natural direction; leaves a knee that is already clear as it is. Why: a
-// climber's knee turns out rather than going through the rungs, and the hips can then stay
-// close to the ladder. Closed form: the knee's height over the plane is a sinusoid of the
-// swivel, so the nearest clear swivel is one arccos away from its peak.
+// the knee of a limb of bones `upper`, `lower` clear behind the plane, never past the range
+// either side of the natural direction and, when `half_width` > 0, never out past it (it stops
+// there, still in front of the plane: a knee at a ladder's rail puts the shin through the rail.
+// The session leaves half_width 0 for now: a knee held inside the rails must be cleared by the
+// hips instead, and the four-contact solve does not yet do that steadily); leaves a knee that
+// is already clear as it is. Why: a climber's knee turns out rather than going through the
+// rungs, and the hips can then stay close to the ladder. Closed form: the knee's height over
+// the plane and its distance along the rungs are sinusoids of the swivel, so where each bound
+// is met is one arccos away from its peak.
 void KeepKneeBehind(const KneeClearance& plane, const glm::vec3& hip_ms, const glm::vec3& target_ms,
                     float upper, float lower, SwivelChoice* choice);
 // The knee on the circle for a chosen direction (hip, target in model space; bone lengths).

@@ -165,6 +165,29 @@ TEST(KeepKneeBehind, AClearKneeStaysAndAnImpossibleOneHoldsAtTheRange) {
   EXPECT_LT(tight.Knee().z, before.z) << "as far back as the range allows";
 }
 
+TEST(KeepKneeBehind, TheKneeStopsInsideTheRails) {
+  // The same step with the rails 0.18 from the ladder's middle (x = 0): turning out far enough
+  // to clear the plane would carry the knee past the rail, so it stops there, as far back as
+  // that allows (a knee at the rail puts the shin through it), still short of clear.
+  StepUp leg;
+  const glm::vec3 before = leg.Knee();
+  KneeClearance rails = leg.Rungs(0.45f);
+  rails.along_ms = {1.f, 0.f, 0.f};
+  rails.half_width = 0.18f;
+  KeepKneeBehind(rails, kHip_ms, leg.target_ms, 0.5f, 0.5f, &leg.choice);
+  EXPECT_NEAR(leg.Knee().x, 0.18f, 1e-4f) << "at the rails' bound, not past it";
+  EXPECT_GT(leg.Knee().z, 0.40f) << "short of clear";
+  EXPECT_LT(leg.Knee().z, before.z - 0.005f) << "but turned out as far as the rails allow";
+  EXPECT_GT(std::abs(leg.choice.cleared_deg), 1.f);
+  EXPECT_NEAR(glm::distance(leg.Knee(), kHip_ms), 0.5f, 1e-4f) << "no bone changes length";
+
+  // Rails wide enough leave the plain turn as it was.
+  StepUp wide;
+  rails.half_width = 0.5f;
+  KeepKneeBehind(rails, kHip_ms, wide.target_ms, 0.5f, 0.5f, &wide.choice);
+  EXPECT_NEAR(wide.Knee().z, 0.40f, 1e-4f);
+}
+
 TEST(ChooseSwivel, FootLiftedForwardToHipHeightTurnsTheNaturalKneeUp) {
   // The swing that takes hip-to-foot from down to forward takes the knee from forward to up.
   const glm::vec3 target_ms = kHip_ms + glm::vec3(0.f, 0.f, 0.9f);

@@ -74,6 +74,10 @@ glm::vec3 Ladder::GripPoint(int rung, const glm::vec3& near_ms) const {
   return center + std::clamp(glm::dot(near_ms - center, along), -half, half) * along;
 }
 
+float Ladder::RailRadius() const {
+  return std::max(1.5f * rung_radius, 0.02f * rung_spacing);
+}
+
 glm::vec3 Ladder::RestPoint(int rung, const glm::vec3& near_ms) const {
   return GripPoint(rung, near_ms) + glm::vec3(0.0f, rung_radius, 0.0f);
 }

@@ -41,6 +41,9 @@ struct Ladder {
   glm::vec3 GripPoint(int rung, const glm::vec3& near_ms) const;
   // The top of rung `rung` above its grip point for `near_ms`.
   glm::vec3 RestPoint(int rung, const glm::vec3& near_ms) const;
+  // The rails' radius as the solid ladder has them: 1.5 rung radii, at least a fiftieth of the
+  // rung spacing (a thin rung's ladder still has rails a hand can see).
+  float RailRadius() const;
   // Rails and rungs as lines.
   void Draw(anim::DebugDraw& draw) const;
 };

@@ -108,7 +108,7 @@ void LadderTriangles(const Ladder& ladder, std::vector<glm::vec3>* vertices_ms,
   const float top = ladder.first_rung_height +
                     static_cast<float>(ladder.rung_count - 1) * ladder.rung_spacing +
                     0.5f * ladder.rung_spacing;
-  const float rail_radius = std::max(1.5f * ladder.rung_radius, 0.02f * ladder.rung_spacing);
+  const float rail_radius = ladder.RailRadius();
   const glm::vec3 half = 0.5f * ladder.rail_width * ladder.AlongRungsMs();
   for (float side : {-1.0f, 1.0f}) {
     const glm::vec3 foot = ladder.base_ms + side * half;
