@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
+#include <variant>
 
 #include <glm/glm.hpp>
 
@@ -27,20 +29,27 @@ float XOfFrame(std::size_t i, float x0, float width, std::size_t frames) {
   return frames <= 1 ? x0 : x0 + width * static_cast<float>(i) / static_cast<float>(frames - 1);
 }
 
+// Appends one command, built in place: g++ 12 with the sanitizers warns (wrongly,
+// maybe-uninitialized) when a temporary command holding a string is moved into the list.
+template <typename Command, typename... Args>
+void Ask(TimelinePanelState& state, Args&&... args) {
+  state.commands.emplace_back(std::in_place_type<Command>, std::forward<Args>(args)...);
+}
+
 void Controls(const TimelineView& view, TimelinePanelState& state) {
   if (ImGui::Button(view.recording ? "pause recording" : "record")) {
-    state.commands.push_back(timeline_cmd::ToggleRecord{});
+    Ask<timeline_cmd::ToggleRecord>(state);
   }
   ImGui::SameLine();
-  if (ImGui::Button("clear")) state.commands.push_back(timeline_cmd::Clear{});
+  if (ImGui::Button("clear")) Ask<timeline_cmd::Clear>(state);
   ImGui::SameLine();
   const int n = static_cast<int>(view.frames->size());
   if (ImGui::ArrowButton("##previous", ImGuiDir_Left) && view.shown > 0) {
-    state.commands.push_back(timeline_cmd::ShowFrame{view.shown - 1});
+    Ask<timeline_cmd::ShowFrame>(state, view.shown - 1);
   }
   ImGui::SameLine();
   if (ImGui::ArrowButton("##next", ImGuiDir_Right) && view.shown + 1 < n) {
-    state.commands.push_back(timeline_cmd::ShowFrame{view.shown + 1});
+    Ask<timeline_cmd::ShowFrame>(state, view.shown + 1);
   }
   ImGui::SameLine();
   ImGui::Text("frame %d / %d  %s", view.shown, n, view.source.c_str());
@@ -50,9 +59,9 @@ void Controls(const TimelineView& view, TimelinePanelState& state) {
   std::snprintf(path, sizeof path, "%s", state.path.c_str());
   if (ImGui::InputText("##path", path, sizeof path)) state.path = path;
   ImGui::SameLine();
-  if (ImGui::Button("save")) state.commands.push_back(timeline_cmd::Save{state.path});
+  if (ImGui::Button("save")) Ask<timeline_cmd::Save>(state, state.path);
   ImGui::SameLine();
-  if (ImGui::Button("load")) state.commands.push_back(timeline_cmd::Load{state.path});
+  if (ImGui::Button("load")) Ask<timeline_cmd::Load>(state, state.path);
 
   int value = static_cast<int>(state.value);
   ImGui::SetNextItemWidth(150.f);
@@ -88,7 +97,7 @@ void Controls(const TimelineView& view, TimelinePanelState& state) {
   }
   ImGui::SameLine();
   if (ImGui::Button("count pops per policy")) {
-    state.commands.push_back(timeline_cmd::CountPolicies{});
+    Ask<timeline_cmd::CountPolicies>(state);
   }
 }
 
@@ -177,11 +186,10 @@ void Plot(const TimelineView& view, TimelinePanelState& state, float height) {
 
   if (ImGui::IsItemActivated() && clicked_pop >= 0) {
     state.selected_pop = clicked_pop;
-    state.commands.push_back(
-        timeline_cmd::ShowFrame{pops[static_cast<std::size_t>(clicked_pop)].index});
+    Ask<timeline_cmd::ShowFrame>(state, pops[static_cast<std::size_t>(clicked_pop)].index);
   } else if (ImGui::IsItemActive()) {
     const int frame = static_cast<int>(FrameAtX(mouse.x, x0, w, n));
-    if (frame != view.shown) state.commands.push_back(timeline_cmd::ShowFrame{frame});
+    if (frame != view.shown) Ask<timeline_cmd::ShowFrame>(state, frame);
   }
 }
 
