@@ -328,6 +328,28 @@ std::string CheckStl(std::string_view head, std::uintmax_t size) {
   return "";
 }
 
+// A problem quotes names from the file (node ids, model names): their control bytes become
+// spaces, so the problem stays one line.
+std::string OneLine(std::string problem) {
+  for (char& c : problem) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return problem;
+}
+
+std::string CheckText(const std::string& extension, std::string_view text,
+                      std::uintmax_t file_size) {
+  const std::string ext = Lower(extension);
+  if (ext == ".ply") return CheckPly(text, file_size);
+  if (ext == ".stl") return CheckStl(text, file_size);
+  if (ext == ".dae" || ext == ".xml") {
+    return text.find("<COLLADA") == std::string_view::npos ? "" : CheckCollada(text);
+  }
+  if (ext == ".bvh") return CheckBvh(text);
+  if (ext == ".fbx" && text.compare(0, 18, "Kaydara FBX Binary") != 0) return CheckFbxAscii(text);
+  return "";
+}
+
 }  // namespace
 
 std::string PrecheckGltf1(const std::vector<std::uint8_t>& bytes) {
@@ -338,22 +360,14 @@ std::string PrecheckGltf1(const std::vector<std::uint8_t>& bytes) {
     std::uint32_t content = 0;
     std::memcpy(&content, bytes.data() + 12, 4);
     if (content > bytes.size() - 20) return "binary glTF 1.0 header claims more JSON than it holds";
-    return CheckGltf1Json(all.substr(20, content));
+    return OneLine(CheckGltf1Json(all.substr(20, content)));
   }
-  return CheckGltf1Json(all);
+  return OneLine(CheckGltf1Json(all));
 }
 
 std::string PrecheckModelText(const std::string& extension, std::string_view text,
                               std::uintmax_t file_size) {
-  const std::string ext = Lower(extension);
-  if (ext == ".ply") return CheckPly(text, file_size);
-  if (ext == ".stl") return CheckStl(text, file_size);
-  if (ext == ".dae" || ext == ".xml") {
-    return text.find("<COLLADA") == std::string_view::npos ? "" : CheckCollada(text);
-  }
-  if (ext == ".bvh") return CheckBvh(text);
-  if (ext == ".fbx" && text.compare(0, 18, "Kaydara FBX Binary") != 0) return CheckFbxAscii(text);
-  return "";
+  return OneLine(CheckText(extension, text, file_size));
 }
 
 std::string PrecheckModelFile(const fs::path& path) {

@@ -9,6 +9,15 @@ namespace ikpose::asset {
 
 namespace {
 
+// Texts from the wire or about it may quote names (a bone's, a reason's): control bytes become
+// spaces, so the error stays one line.
+std::string OneLine(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return text;
+}
+
 constexpr char kMagic[8] = {'i', 'k', 'p', 'm', 'o', 'd', 'e', 'l'};
 constexpr std::uint8_t kKindModel = 0;
 constexpr std::uint8_t kKindFailure = 1;
@@ -417,10 +426,7 @@ WireAnswer DecodeAnswer(std::string_view bytes, anim::Model* model, std::string*
       return WireAnswer::kCorrupt;
     }
     if (reason.size() > kMaxFailureChars) reason.resize(kMaxFailureChars);
-    for (char& c : reason) {
-      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-    }
-    *text = reason;
+    *text = OneLine(std::move(reason));
     return WireAnswer::kFailure;
   }
 
@@ -519,12 +525,12 @@ WireAnswer DecodeAnswer(std::string_view bytes, anim::Model* model, std::string*
 
   if (r.ok() && !r.done()) r.Fail("bytes left after the model");
   if (!r.ok()) {
-    *text = r.problem();
+    *text = OneLine(r.problem());
     return WireAnswer::kCorrupt;
   }
   const std::string problem = CheckShape(m);
   if (!problem.empty()) {
-    *text = problem;
+    *text = OneLine(problem);  // it may quote a bone's name
     return WireAnswer::kCorrupt;
   }
   *model = std::move(m);

@@ -98,6 +98,14 @@ TEST_F(HostileFormats, ColladaDeepNestingAndSelfInstancingAreRefused) {
             "");
 }
 
+// A node id with a line break in it, quoted in the refusal: still one line.
+TEST_F(HostileFormats, ARefusalQuotingANameWithALineBreakIsOneLine) {
+  const std::string problem = PrecheckModelText(
+      ".dae", Collada("<node id=\"a\nb\"><instance_node url=\"#a\nb\"/></node>"), 1000);
+  EXPECT_NE(problem.find("its own child"), std::string::npos) << problem;
+  EXPECT_EQ(problem.find('\n'), std::string::npos) << problem;
+}
+
 TEST_F(HostileFormats, DeepBvhJointsAreRefused) {
   std::string bvh =
       "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n";
