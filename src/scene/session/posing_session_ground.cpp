@@ -85,36 +85,38 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
       foot.ankle_target_ms = point_ms + normal_ms * foot.rest_ankle_height;
     };
     stand_on(hit->point_ms, hit->normal_ms);
-    // The toe over a step's edge: a surface under it higher than the ankle's carries the foot
-    // (flat on it, the heel over the edge); a lower one leaves the sole where it is.
-    if (toe >= 0) {
-      const glm::vec3 rest_toe_off =
-          anim::PositionMs(facts_->rest, toe) - anim::PositionMs(facts_->rest, c.end);
-      const glm::vec3 toe_ms =
-          foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off;
-      int toe_prop = -1;
-      const std::optional<RayHit> toe_hit = GroundBelow(
-          edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(toe_ms.x, hip_y, toe_ms.z),
-          hip_y - ankle.y + 2.0f * reach, &toe_prop);
-      const float step = toe_hit ? glm::dot(toe_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
-      if (toe_hit && toe_hit->normal_ms.y > 0.0f &&
-          step > kToeStepOfFoot * glm::length(rest_toe_off)) {
-        // Under the ankle, on the toe's surface's plane (vertically).
-        const glm::vec3& n = toe_hit->normal_ms;
-        const glm::vec3 along = foot.hit_ms - toe_hit->point_ms;
+    // A surface under `point_ms` (the toe's, the heel's) higher than the sole's by more than
+    // `min_step` carries the foot: it stands under the ankle, flat on that surface's plane. A
+    // lower one leaves the sole where it is. Returns the hit, if any.
+    const auto carry_onto = [&](const glm::vec3& point_ms, float min_step, bool* carried) {
+      int under_prop = -1;
+      const std::optional<RayHit> under_hit = GroundBelow(
+          edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(point_ms.x, hip_y, point_ms.z),
+          hip_y - ankle.y + 2.0f * reach, &under_prop);
+      const float step =
+          under_hit ? glm::dot(under_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
+      *carried = under_hit && under_hit->normal_ms.y > 0.0f && step > min_step;
+      if (*carried) {
+        // Under the ankle, on the surface's plane (vertically).
+        const glm::vec3& n = under_hit->normal_ms;
+        const glm::vec3 along = foot.hit_ms - under_hit->point_ms;
         const glm::vec3 under(foot.hit_ms.x,
-                              toe_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
+                              under_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
                               foot.hit_ms.z);
-        foot.prop = toe_prop;
+        foot.prop = under_prop;
         stand_on(under, n);
       }
-    }
-    // The heel likewise: a surface under it higher than the sole's (a step behind the foot, a
-    // kerb the heel would sink into) carries the foot, flat on it; a lower one (the heel over an
-    // edge) leaves the sole on the ankle's surface.
+      return under_hit;
+    };
+    // The toe over a step's edge (the heel over the edge), then the heel likewise (a step behind
+    // the foot, a kerb the heel would sink into; a heel over an edge hangs).
     if (toe >= 0) {
       const glm::vec3 rest_ankle = anim::PositionMs(facts_->rest, c.end);
-      glm::vec3 back = rest_ankle - anim::PositionMs(facts_->rest, toe);
+      const glm::vec3 rest_toe_off = anim::PositionMs(facts_->rest, toe) - rest_ankle;
+      bool carried = false;
+      carry_onto(foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off,
+                 kToeStepOfFoot * glm::length(rest_toe_off), &carried);
+      glm::vec3 back = -rest_toe_off;
       back.y = 0.0f;
       const float foot_length = glm::length(back);
       if (foot_length > 1e-6f * facts_->height) {
@@ -122,23 +124,9 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
             back * kHeelBehindOfFoot + glm::vec3(0.0f, facts_->floor_y - rest_ankle.y, 0.0f);
         const glm::vec3 heel_ms =
             foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_heel_off;
-        int heel_prop = -1;
-        const std::optional<RayHit> heel_hit = GroundBelow(
-            edits.world.get(), edits.floor, facts_->floor_y, glm::vec3(heel_ms.x, hip_y, heel_ms.z),
-            hip_y - ankle.y + 2.0f * reach, &heel_prop);
-        const float step =
-            heel_hit ? glm::dot(heel_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
+        const std::optional<RayHit> heel_hit =
+            carry_onto(heel_ms, kToeStepOfFoot * foot_length, &foot.on_heel_surface);
         foot.heel_hit_ms = heel_hit ? heel_hit->point_ms : heel_ms;
-        if (heel_hit && heel_hit->normal_ms.y > 0.0f && step > kToeStepOfFoot * foot_length) {
-          const glm::vec3& n = heel_hit->normal_ms;
-          const glm::vec3 along = foot.hit_ms - heel_hit->point_ms;
-          const glm::vec3 under(foot.hit_ms.x,
-                                heel_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
-                                foot.hit_ms.z);
-          foot.prop = heel_prop;
-          foot.on_heel_surface = true;
-          stand_on(under, n);
-        }
       }
     }
     const glm::vec3 hip = anim::PositionMs(base_, c.upper);
