@@ -11,11 +11,11 @@ def xdo(*args):
     subprocess.run(["xdotool", *map(str, args)], check=True)
 
 
-def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
+def run_viewer(exe, send_close, report, actions, cwd=None, args=(), save=False):
     """Starts the viewer (with extra command-line `args`), runs actions(window_id, (x, y)),
     closes it as a user does, and returns the report it wrote. A window with unsaved edits asks
     before it quits: the close is followed by D (quit without saving), which a window that
-    closes at once never reads."""
+    closes at once never reads; with `save`, Ctrl+Q then S saves the scene file and quits."""
     if os.path.exists(report):
         os.remove(report)
     app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report, *args], cwd=cwd)
@@ -28,8 +28,13 @@ def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
                                   capture_output=True, text=True, check=True).stdout
         g = dict(line.split("=") for line in geometry.split())
         actions(wid, (int(g["X"]), int(g["Y"])))
-        subprocess.run([send_close, wid], check=True)
-        if app.poll() is None:
+        if save:
+            xdo("key", "--window", wid, "ctrl+q")
+            time.sleep(0.4)
+            xdo("key", "--window", wid, "s")
+        else:
+            subprocess.run([send_close, wid], check=True)
+        if app.poll() is None and not save:
             subprocess.run(["xdotool", "key", "--window", wid, "d"], capture_output=True)
         code = app.wait(timeout=15)
     finally:
