@@ -165,6 +165,27 @@ void DrawRings(const ViewerState& state, int width, int height) {
   }
 }
 
+// The selected prop's turn ring, drawn as the bone rings are: brighter and wider under the
+// cursor or while held.
+void DrawPropRing(ViewerState& state, int width, int height) {
+  const PropRing* ring = SelectedPropRing(state);
+  if (ring == nullptr) return;
+  const bool lit = state.mouse == MouseMode::kPropTurn ||
+                   (state.mouse == MouseMode::kNone && state.hover_prop_ring);
+  const ImGuiIO& io = ImGui::GetIO();
+  const float w = static_cast<float>(std::max(width, 1)),
+              h = static_cast<float>(std::max(height, 1));
+  ImVec2 points[kPropRingPoints];
+  for (int i = 0; i < kPropRingPoints; ++i) {
+    const float a = 6.28318530718f * static_cast<float>(i) / kPropRingPoints;
+    const glm::vec3 p = state.camera.Project(PropRingPoint(*ring, a), w, h);
+    points[i] = ImVec2(p.x * io.DisplaySize.x / w, p.y * io.DisplaySize.y / h);
+  }
+  const ImU32 color = lit ? IM_COL32(255, 235, 150, 255) : IM_COL32(240, 190, 40, 255);
+  ImGui::GetBackgroundDrawList()->AddPolyline(points, kPropRingPoints, color, ImDrawFlags_Closed,
+                                              lit ? 5.0f : 3.0f);
+}
+
 // The axis a drag or G/R/S is locked to, as a long line through the handle in its colour.
 void DrawAxisLock(const ViewerState& state, anim::DebugDraw& lines) {
   const bool key = state.transform.active() && state.transform.axis >= 0;
@@ -351,6 +372,7 @@ void Frame(ViewerState& state, float seconds) {
   if (state.safety.quit_asked) ui::DrawQuitQuestion(state.panel, ScenePath(state));
   if (state.panel.corner_view) LabelCornerView(state, width, height);
   HoverLabel(state);
+  DrawPropRing(state, width, height);
   DrawRings(state, width, height);
   TransformHeader(state);
   ImGui::Render();

@@ -237,8 +237,8 @@ struct Apply {
 void ApplyCommands(ViewerState& state) {
   // Undo and redo wait while a drag or a widget is held: the edit is not over yet.
   const bool editing = state.drag.active() || state.ring_drag.active() ||
-                       state.mouse == MouseMode::kProp || state.transform.active() ||
-                       ImGui::IsAnyItemActive();
+                       state.mouse == MouseMode::kProp || state.mouse == MouseMode::kPropTurn ||
+                       state.transform.active() || ImGui::IsAnyItemActive();
   state.retired_thumbnails.clear();  // no longer in any frame's draw list
   // Taken out first: a command may append none, but must not see itself again.
   const std::vector<ui::Command> commands = std::move(state.panel.commands);

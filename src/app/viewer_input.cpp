@@ -1,6 +1,7 @@
 // Mouse and keys in the viewer, after ImGui has had the event: a left drag on a target or pole
 // moves it (X/Y/Z hold an axis, Shift is fine); on a ring of the selected bone turns the bone
-// (Ctrl snaps to 5 degrees); on the body selects the bone under the cursor and drags it (a
+// (Ctrl snaps to 5 degrees); on the selected prop's turn ring turns the prop about the vertical
+// (Ctrl snaps too); on the body selects the bone under the cursor and drags it (a
 // hand, forearm, foot or shin moves its limb's target, the pelvis the body, any other bone
 // turns); a left click on a joint selects it, other left drags orbit, right or middle drags
 // pan, the wheel zooms; hovering names the bone a click would take; keys give the same
@@ -54,6 +55,15 @@ scene::SurfaceHit PickSurface(ViewerState& state, const Ray& ray) {
   return state.picker.Pick(*state.loaded.model, ray.origin_ms, ray.direction_ms);
 }
 
+// Whether the ray's first prop is the one selected in the Props section.
+bool OnSelectedProp(const ViewerState& state, const Ray& ray) {
+  const std::shared_ptr<const scene::World>& world = state.loaded.session->edits.world;
+  if (!world) return false;
+  const std::optional<scene::RayHit> hit =
+      world->bvh().Cast(ray.origin_ms, ray.direction_ms, 1e30f);
+  return hit && world->PropOfTriangle(hit->triangle) == state.panel.props.selected;
+}
+
 // What a click would take: a handle wins over the body (-1), else the body's bone.
 int HoveredBone(ViewerState& state, const Ray& ray) {
   TargetDrag probe;
@@ -66,7 +76,46 @@ int HoveredBone(ViewerState& state, const Ray& ray) {
     state.hover_ring = static_cast<int>(ring.axis());
     return -1;
   }
+  if (const PropRing* prop_ring = SelectedPropRing(state);
+      prop_ring && !OnSelectedProp(state, ray)) {
+    PropTurn turn;
+    if (turn.Begin(ray, state.panel.props.selected, *prop_ring, 0.0f, 0.5f * handle)) {
+      state.hover_prop_ring = true;
+      return -1;
+    }
+  }
   return PickSurface(state, ray).bone;
+}
+
+// A press on the selected prop's turn ring starts turning it (one on the prop itself, where the
+// ring passes in front of it or behind it on screen, moves the prop instead).
+bool BeginPropTurn(ViewerState& state, const Ray& ray, float tolerance) {
+  const PropRing* ring = SelectedPropRing(state);
+  if (ring == nullptr || OnSelectedProp(state, ray)) return false;
+  const int prop = state.panel.props.selected;
+  const float yaw_deg =
+      state.loaded.session->edits.world->props()[static_cast<std::size_t>(prop)].placement.yaw_deg;
+  if (!state.prop_turn.Begin(ray, prop, *ring, yaw_deg, tolerance)) return false;
+  state.mouse = MouseMode::kPropTurn;
+  return true;
+}
+
+// The turned prop at the yaw the cursor's sweep round its ring gives.
+void TurnProp(ViewerState& state, const Ray& ray) {
+  scene::PosingSession& session = *state.loaded.session;
+  const int prop = state.prop_turn.prop();
+  const bool snap = (SDL_GetModState() & KMOD_CTRL) != 0;
+  const std::optional<float> yaw_deg = state.prop_turn.Update(ray, snap);
+  if (!yaw_deg || !session.edits.world || prop < 0 ||
+      prop >= static_cast<int>(session.edits.world->props().size())) {
+    return;
+  }
+  scene::PropPlacement placed =
+      session.edits.world->props()[static_cast<std::size_t>(prop)].placement;
+  if (placed.yaw_deg == *yaw_deg) return;
+  placed.yaw_deg = *yaw_deg;
+  std::string error;
+  if (!ui::ReplaceProp(session, prop, &placed, &error)) state.panel.status = error;
 }
 
 // A click on a prop nearer than `nearer_than` (the body's surface under the cursor) selects it
@@ -126,6 +175,7 @@ void BeginLeftDrag(ViewerState& state, int x, int y) {
     state.mouse = MouseMode::kRing;
     return;
   }
+  if (BeginPropTurn(state, ray, 0.5f * handle)) return;
   const scene::SurfaceHit hit = PickSurface(state, ray);
   const float body_distance =
       hit.hit ? glm::length(hit.point_ms - ray.origin_ms) : std::numeric_limits<float>::max();
@@ -156,6 +206,7 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
   }
   if (state.mouse == MouseMode::kNone) {
     state.hover_ring = -1;
+    state.hover_prop_ring = false;
     state.hover_bone = HoveredBone(state, MouseRay(state, motion.x, motion.y));
     state.hover_px = glm::vec2(static_cast<float>(motion.x), static_cast<float>(motion.y));
     return;
@@ -167,6 +218,10 @@ void MouseMoved(ViewerState& state, const SDL_MouseMotionEvent& motion) {
   }
   if (state.mouse == MouseMode::kProp) {
     DragProp(state, MouseRay(state, motion.x, motion.y));
+    return;
+  }
+  if (state.mouse == MouseMode::kPropTurn) {
+    TurnProp(state, MouseRay(state, motion.x, motion.y));
     return;
   }
   if (state.mouse != MouseMode::kHandle) return;
@@ -307,7 +362,7 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
   }
   // Esc or a right click while a handle or ring is dragged puts everything back.
   const bool dragging = state.mouse == MouseMode::kHandle || state.mouse == MouseMode::kRing ||
-                        state.mouse == MouseMode::kProp;
+                        state.mouse == MouseMode::kProp || state.mouse == MouseMode::kPropTurn;
   if (dragging &&
       ((event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_ESCAPE) ||
        (event.type == SDL_MOUSEBUTTONDOWN && event.button.button == SDL_BUTTON_RIGHT))) {
@@ -331,7 +386,10 @@ void HandleInput(ViewerState& state, const SDL_Event& event) {
         state.ring_drag.End();
         state.history.Commit(*state.loaded.session);  // the whole drag is one step
       }
-      if (state.mouse == MouseMode::kProp) state.history.Commit(*state.loaded.session);
+      if (state.mouse == MouseMode::kProp || state.mouse == MouseMode::kPropTurn) {
+        state.prop_turn.End();
+        state.history.Commit(*state.loaded.session);  // the whole drag is one step
+      }
       state.mouse = MouseMode::kNone;
       break;
     case SDL_MOUSEMOTION:

@@ -67,6 +67,7 @@ void SwapSession(ViewerState& state, std::unique_ptr<scene::PosingSession> sessi
   // Whatever the mouse held (a target, a ring, a prop) belonged to the old session.
   state.drag.End();
   state.ring_drag.End();
+  state.prop_turn.End();
   state.mouse = MouseMode::kNone;
   state.loaded.session = std::move(session);
   switch (history) {

@@ -44,6 +44,19 @@ bool AddProp(ViewerState& state, const std::string& path, std::string* error) {
   return true;
 }
 
+const PropRing* SelectedPropRing(ViewerState& state) {
+  const std::shared_ptr<const scene::World>& world = state.loaded.session->edits.world;
+  const int selected = state.panel.props.selected;
+  if (!world || selected < 0 || selected >= static_cast<int>(world->props().size())) return nullptr;
+  PropRenderers& r = state.prop_renderers;
+  if (r.ring_world != world || r.ring_prop != selected) {
+    r.ring = PropTurnRing(world->props()[static_cast<std::size_t>(selected)], state.loaded.height);
+    r.ring_world = world;
+    r.ring_prop = selected;
+  }
+  return &r.ring;
+}
+
 bool SyncProps(ViewerState& state, std::string* error) {
   PropRenderers& r = state.prop_renderers;
   const scene::PosingSession& session = *state.loaded.session;

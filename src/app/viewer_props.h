@@ -12,6 +12,7 @@
 
 #include "anim/debug_draw.h"
 #include "anim/model.h"
+#include "app/prop_turn.h"
 #include "render/model_renderer.h"
 #include "scene/world/ladder.h"
 #include "scene/world/world.h"
@@ -27,12 +28,20 @@ struct PropRenderers {
   std::unique_ptr<anim::Model> ladder_model;  // standing at the origin
   std::unique_ptr<render::ModelRenderer> ladder;
   scene::Ladder ladder_shape;  // what ladder_model was made from (base ignored)
+  // The selected prop's turn ring, for the world and prop it was measured on.
+  std::shared_ptr<const scene::World> ring_world;
+  int ring_prop = -1;
+  PropRing ring;
 };
 
 // Places the prop file `path` on the floor in front of the character, turned to face it (a file
 // dropped on the window with Shift held): one undo step "add prop". False with *error (the
 // scene keeps its props) when the file cannot be a prop.
 bool AddProp(ViewerState& state, const std::string& path, std::string* error);
+
+// The turn ring of the prop selected in the Props section; null when none is selected. Measured
+// again only when the world or the selection changed (a prop may hold many triangles).
+const PropRing* SelectedPropRing(ViewerState& state);
 
 // Uploads what changed since the last frame; false with *error when a shader cannot be built.
 bool SyncProps(ViewerState& state, std::string* error);

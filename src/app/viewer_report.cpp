@@ -58,6 +58,22 @@ asset::Json WindowState(const ViewerState& state) {
       props_px.push_back({px.x, px.y});
     }
   }
+  // The selected prop's turn ring on screen: its points at every eighth of a turn, from the
+  // axis's +X round as a positive yaw turns (a drag from one to the next turns the prop 45
+  // degrees).
+  asset::Json prop_ring_px = asset::Json::array();
+  const int selected = state.panel.props.selected;
+  if (session.edits.world && selected >= 0 &&
+      selected < static_cast<int>(session.edits.world->props().size())) {
+    const PropRing ring = PropTurnRing(
+        session.edits.world->props()[static_cast<std::size_t>(selected)], state.loaded.height);
+    for (int i = 0; i < 8; ++i) {
+      const glm::vec2 px =
+          state.camera.Project(PropRingPoint(ring, glm::radians(45.0f * static_cast<float>(i))),
+                               static_cast<float>(window_w), static_cast<float>(window_h));
+      prop_ring_px.push_back({px.x, px.y});
+    }
+  }
   const auto bone_name = [&](int bone) {
     return bone >= 0 && bone < skeleton.size() ? skeleton.names[static_cast<std::size_t>(bone)]
                                                : std::string();
@@ -89,6 +105,8 @@ asset::Json WindowState(const ViewerState& state) {
       {"status_ok", state.panel.status == state.done_status && !state.done_status.empty()},
       {"bones_px", bones_px},
       {"props_px", props_px},
+      {"selected_prop", selected},
+      {"prop_ring_px", prop_ring_px},
       {"panel_px", state.panel_hidden ? asset::Json::object() : asset::Json(state.panel.shown_px)},
       {"selected_bone", bone_name(state.panel.selected_bone)},
       {"hover_bone", bone_name(state.hover_bone)},

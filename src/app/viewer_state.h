@@ -17,6 +17,7 @@
 #include "app/autosave_files.h"
 #include "app/gl_window.h"
 #include "app/orbit_camera.h"
+#include "app/prop_turn.h"
 #include "app/ring_drag.h"
 #include "app/target_drag.h"
 #include "app/viewer.h"
@@ -39,8 +40,9 @@
 namespace ikpose::app {
 
 // What a held mouse button does: move a handle or the grabbed body (TargetDrag), turn the
-// selected bone by a ring (RingDrag), orbit or pan the camera.
-enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan, kProp };
+// selected bone by a ring (RingDrag), orbit or pan the camera, slide a prop (PropDrag) or turn
+// it by its ring (PropTurn).
+enum class MouseMode { kNone, kHandle, kRing, kOrbit, kPan, kProp, kPropTurn };
 
 // A prop dragged over the floor (viewer_input.cpp): it slides in the horizontal plane through
 // the point grabbed, which stays under the cursor.
@@ -130,6 +132,8 @@ struct ViewerState {
   ViewerStability stability;  // viewer_stability.cpp
   MouseMode mouse = MouseMode::kNone;
   PropDrag prop_drag;
+  PropTurn prop_turn;
+  bool hover_prop_ring = false;         // the selected prop's turn ring is under the cursor
   scene::PosingSnapshot gesture_start;  // before the drag or key transform now held (Esc)
   ViewerSafety safety;
   KeyTransform transform;

@@ -236,6 +236,7 @@ void EndKeyTransform(ViewerState& state, bool apply) {
 void CancelGesture(ViewerState& state) {
   state.drag.End();
   state.ring_drag.End();
+  state.prop_turn.End();
   state.mouse = MouseMode::kNone;
   state.transform = KeyTransform{};
   scene::RestoreSnapshot(state.gesture_start, *state.loaded.session);

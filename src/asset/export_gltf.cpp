@@ -226,23 +226,27 @@ class Writer {
     }
   }
 
-  // A material's textureInfo ({"index", "texCoord"}); null when it has none or it was left out.
-  GltfJson TextureInfo(const anim::TextureUse& use) const {
-    if (use.texture < 0 || static_cast<std::size_t>(use.texture) >= texture_index_.size() ||
-        texture_index_[static_cast<std::size_t>(use.texture)] < 0) {
+  // A material's textureInfo ({"index", "texCoord"}) through `texture_of` (the model's texture
+  // -> the glTF texture); null when it has none or it was left out.
+  static GltfJson TextureInfo(const anim::TextureUse& use, const std::vector<int>& texture_of) {
+    if (use.texture < 0 || static_cast<std::size_t>(use.texture) >= texture_of.size() ||
+        texture_of[static_cast<std::size_t>(use.texture)] < 0) {
       return GltfJson();
     }
-    GltfJson info{{"index", texture_index_[static_cast<std::size_t>(use.texture)]}};
+    GltfJson info{{"index", texture_of[static_cast<std::size_t>(use.texture)]}};
     if (use.uv_set > 0) info["texCoord"] = use.uv_set;
     return info;
   }
 
-  void WriteTexturesAndMaterials() {
-    texture_index_.assign(model_.textures.size(), -1);
-    GltfJson images = GltfJson::array();
-    GltfJson textures = GltfJson::array();
-    for (std::size_t i = 0; i < model_.textures.size(); ++i) {
-      const anim::Texture& texture = model_.textures[i];
+  // Embeds the textures of `textures` that `wanted` says are used (all when null) as glTF
+  // images and textures; returns the glTF texture of each, -1 for one not written. A texture
+  // that is not PNG or JPEG is left out with a warning (`owner` names a prop: "prop box: ").
+  std::vector<int> WriteTextures(const std::vector<anim::Texture>& textures,
+                                 const std::vector<bool>* wanted, const std::string& owner) {
+    std::vector<int> texture_of(textures.size(), -1);
+    for (std::size_t i = 0; i < textures.size(); ++i) {
+      if (wanted != nullptr && !(*wanted)[i]) continue;
+      const anim::Texture& texture = textures[i];
       std::vector<std::uint8_t> bytes = texture.encoded;
       if (bytes.empty() && !texture.path.empty()) bytes = ReadFileBytes(texture.path);
       const std::string mime = ImageMimeType(bytes);
@@ -251,68 +255,95 @@ class Writer {
                                  : !texture.path.empty() && bytes.empty()
                                      ? "could not be read from " + texture.path
                                      : "is neither PNG nor JPEG";
-        Warn("texture '" + texture.name + "' " + what + "; left out");
+        Warn(owner + "texture '" + texture.name + "' " + what + "; left out");
         continue;
       }
       GltfJson image{{"bufferView", bin_.View(bytes, 0)}, {"mimeType", mime}};
       // assimp calls unnamed embedded images "*0", "*1"...: those stay unnamed.
       if (!texture.name.empty() && texture.name[0] != '*')
         image["name"] = fs::path(texture.name).filename().string();
-      images.push_back(image);
-      texture_index_[i] = static_cast<int>(textures.size());
-      textures.push_back({{"sampler", 0}, {"source", static_cast<int>(images.size()) - 1}});
+      if (!gltf_.contains("textures")) {
+        gltf_["images"] = GltfJson::array();
+        gltf_["textures"] = GltfJson::array();
+        // Linear filtering with mipmaps, repeating: what the viewer draws with.
+        gltf_["samplers"] = GltfJson::array(
+            {{{"magFilter", 9729}, {"minFilter", 9987}, {"wrapS", 10497}, {"wrapT", 10497}}});
+      }
+      gltf_["images"].push_back(image);
+      texture_of[i] = static_cast<int>(gltf_["textures"].size());
+      gltf_["textures"].push_back(
+          {{"sampler", 0}, {"source", static_cast<int>(gltf_["images"].size()) - 1}});
     }
-    if (!textures.empty()) {
-      gltf_["images"] = images;
-      // Linear filtering with mipmaps, repeating: what the viewer draws with.
-      gltf_["samplers"] = GltfJson::array(
-          {{{"magFilter", 9729}, {"minFilter", 9987}, {"wrapS", 10497}, {"wrapT", 10497}}});
-      gltf_["textures"] = textures;
-    }
+    return texture_of;
+  }
 
+  // A material with its factors and the maps `texture_of` has textures for.
+  static GltfJson MaterialJson(const anim::Material& m, const std::vector<int>& texture_of) {
+    GltfJson material;
+    if (!m.name.empty()) material["name"] = m.name;
+    GltfJson pbr = GltfJson::object();
+    glm::vec4 color = glm::clamp(m.base_color, glm::vec4(0.f), glm::vec4(1.f));
+    if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
+    if (color != glm::vec4(1.f))
+      pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
+    const GltfJson base = TextureInfo({m.base_color_texture, m.base_color_uv_set}, texture_of);
+    if (!base.is_null()) pbr["baseColorTexture"] = base;
+    pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
+    pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
+    const GltfJson metallic_roughness = TextureInfo(m.metallic_roughness_map, texture_of);
+    if (!metallic_roughness.is_null()) pbr["metallicRoughnessTexture"] = metallic_roughness;
+    material["pbrMetallicRoughness"] = pbr;
+    GltfJson normal = TextureInfo(m.normal_map, texture_of);
+    if (!normal.is_null()) {
+      if (m.normal_scale != 1.f && std::isfinite(m.normal_scale))
+        normal["scale"] = Short(m.normal_scale);
+      material["normalTexture"] = normal;
+    }
+    GltfJson occlusion = TextureInfo(m.occlusion_map, texture_of);
+    if (!occlusion.is_null()) {
+      if (m.occlusion_strength != 1.f)
+        occlusion["strength"] = Short(std::clamp(m.occlusion_strength, 0.f, 1.f));
+      material["occlusionTexture"] = occlusion;
+    }
+    const GltfJson emissive = TextureInfo(m.emissive_map, texture_of);
+    if (!emissive.is_null()) material["emissiveTexture"] = emissive;
+    const glm::vec3 e = glm::clamp(m.emissive, glm::vec3(0.f), glm::vec3(1.f));
+    if (e != glm::vec3(0.f) && Finite(e)) material["emissiveFactor"] = Numbers({e.x, e.y, e.z});
+    if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
+    if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
+      material["alphaCutoff"] = Short(m.alpha_cutoff);
+    if (m.double_sided) material["doubleSided"] = true;
+    return material;
+  }
+
+  void WriteTexturesAndMaterials() {
+    const std::vector<int> texture_of = WriteTextures(model_.textures, nullptr, "");
     GltfJson materials = GltfJson::array();
     material_index_.assign(model_.materials.size(), -1);
     for (std::size_t i = 0; i < model_.materials.size(); ++i) {
       const anim::Material& m = model_.materials[i];
       if (IsGltfDefault(m)) continue;  // the importer's stand-in: primitives then name none
       material_index_[i] = static_cast<int>(materials.size());
-      GltfJson material;
-      if (!m.name.empty()) material["name"] = m.name;
-      GltfJson pbr = GltfJson::object();
-      glm::vec4 color = glm::clamp(m.base_color, glm::vec4(0.f), glm::vec4(1.f));
-      if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
-      if (color != glm::vec4(1.f))
-        pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
-      const GltfJson base = TextureInfo({m.base_color_texture, m.base_color_uv_set});
-      if (!base.is_null()) pbr["baseColorTexture"] = base;
-      pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
-      pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
-      const GltfJson metallic_roughness = TextureInfo(m.metallic_roughness_map);
-      if (!metallic_roughness.is_null()) pbr["metallicRoughnessTexture"] = metallic_roughness;
-      material["pbrMetallicRoughness"] = pbr;
-      GltfJson normal = TextureInfo(m.normal_map);
-      if (!normal.is_null()) {
-        if (m.normal_scale != 1.f && std::isfinite(m.normal_scale))
-          normal["scale"] = Short(m.normal_scale);
-        material["normalTexture"] = normal;
-      }
-      GltfJson occlusion = TextureInfo(m.occlusion_map);
-      if (!occlusion.is_null()) {
-        if (m.occlusion_strength != 1.f)
-          occlusion["strength"] = Short(std::clamp(m.occlusion_strength, 0.f, 1.f));
-        material["occlusionTexture"] = occlusion;
-      }
-      const GltfJson emissive = TextureInfo(m.emissive_map);
-      if (!emissive.is_null()) material["emissiveTexture"] = emissive;
-      const glm::vec3 e = glm::clamp(m.emissive, glm::vec3(0.f), glm::vec3(1.f));
-      if (e != glm::vec3(0.f) && Finite(e)) material["emissiveFactor"] = Numbers({e.x, e.y, e.z});
-      if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
-      if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
-        material["alphaCutoff"] = Short(m.alpha_cutoff);
-      if (m.double_sided) material["doubleSided"] = true;
-      materials.push_back(material);
+      materials.push_back(MaterialJson(m, texture_of));
     }
     if (!materials.empty()) gltf_["materials"] = materials;
+  }
+
+  // The mesh's UV sets as TEXCOORD_0, TEXCOORD_1...
+  void WriteUvs(const anim::Mesh& mesh, GltfJson& attributes) {
+    const std::size_t n = mesh.positions_bs.size();
+    if (mesh.uvs.size() != n) return;
+    std::vector<float> uvs;
+    uvs.reserve(n * 2);
+    for (const glm::vec2& uv : mesh.uvs) uvs.insert(uvs.end(), {uv.x, uv.y});
+    attributes["TEXCOORD_0"] = bin_.Floats(uvs, 2, "VEC2", kGltfArrayBuffer, false);
+    for (std::size_t k = 0; k < mesh.extra_uvs.size() && mesh.extra_uvs[k].size() == n; ++k) {
+      std::vector<float> more;
+      more.reserve(n * 2);
+      for (const glm::vec2& uv : mesh.extra_uvs[k]) more.insert(more.end(), {uv.x, uv.y});
+      attributes["TEXCOORD_" + std::to_string(k + 1)] =
+          bin_.Floats(more, 2, "VEC2", kGltfArrayBuffer, false);
+    }
   }
 
   std::vector<MeshGroup> GroupMeshes() const {
@@ -495,19 +526,7 @@ class Writer {
     if (normals.size() == positions.size()) {
       attributes["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
     }
-    if (mesh.uvs.size() == n) {
-      std::vector<float> uvs;
-      uvs.reserve(n * 2);
-      for (const glm::vec2& uv : mesh.uvs) uvs.insert(uvs.end(), {uv.x, uv.y});
-      attributes["TEXCOORD_0"] = bin_.Floats(uvs, 2, "VEC2", kGltfArrayBuffer, false);
-      for (std::size_t k = 0; k < mesh.extra_uvs.size() && mesh.extra_uvs[k].size() == n; ++k) {
-        std::vector<float> more;
-        more.reserve(n * 2);
-        for (const glm::vec2& uv : mesh.extra_uvs[k]) more.insert(more.end(), {uv.x, uv.y});
-        attributes["TEXCOORD_" + std::to_string(k + 1)] =
-            bin_.Floats(more, 2, "VEC2", kGltfArrayBuffer, false);
-      }
-    }
+    WriteUvs(mesh, attributes);
     if (mesh.colors.size() == n) attributes["COLOR_0"] = ColorAccessor(mesh.colors);
     if (tangents.size() == n * 4 && attributes.contains("NORMAL")) {
       attributes["TANGENT"] = bin_.Floats(tangents, 4, "VEC4", kGltfArrayBuffer, false);
@@ -607,34 +626,17 @@ class Writer {
     if (!skins_.empty()) gltf_["skins"] = skins_;
   }
 
-  // A prop's material: its factors (base colour, metallic, roughness, emissive, alpha, sides),
-  // no maps.
-  int PropMaterial(const anim::Material& m) {
-    GltfJson material;
-    if (!m.name.empty()) material["name"] = m.name;
-    glm::vec4 color = glm::clamp(m.base_color, glm::vec4(0.f), glm::vec4(1.f));
-    if (!std::isfinite(color.r + color.g + color.b + color.a)) color = glm::vec4(1.f);
-    GltfJson pbr = GltfJson::object();
-    if (color != glm::vec4(1.f))
-      pbr["baseColorFactor"] = Numbers({color.r, color.g, color.b, color.a});
-    pbr["metallicFactor"] = Short(std::clamp(m.metallic, 0.f, 1.f));
-    pbr["roughnessFactor"] = Short(std::clamp(m.roughness, 0.f, 1.f));
-    material["pbrMetallicRoughness"] = pbr;
-    const glm::vec3 e = glm::clamp(m.emissive, glm::vec3(0.f), glm::vec3(1.f));
-    if (e != glm::vec3(0.f) && Finite(e)) material["emissiveFactor"] = Numbers({e.x, e.y, e.z});
-    if (m.alpha_mode == "MASK" || m.alpha_mode == "BLEND") material["alphaMode"] = m.alpha_mode;
-    if (m.alpha_mode == "MASK" && m.alpha_cutoff != 0.5f && m.alpha_cutoff >= 0.f)
-      material["alphaCutoff"] = Short(m.alpha_cutoff);
-    if (m.double_sided) material["doubleSided"] = true;
+  // A prop's material, its maps through `texture_of` (the prop's textures as written).
+  int PropMaterial(const anim::Material& m, const std::vector<int>& texture_of) {
     if (!gltf_.contains("materials")) gltf_["materials"] = GltfJson::array();
-    gltf_["materials"].push_back(material);
+    gltf_["materials"].push_back(MaterialJson(m, texture_of));
     return static_cast<int>(gltf_["materials"].size()) - 1;
   }
 
   // One mesh of a prop as it stands at rest (bind space is the prop's model space at rest),
   // scaled to metres with the posed model.
   GltfJson PropPrimitive(const PlacedModel& prop, const anim::Mesh& mesh,
-                         std::map<int, int>& materials) {
+                         const std::vector<int>& texture_of, std::map<int, int>& materials) {
     const std::size_t n = mesh.positions_bs.size();
     std::vector<float> positions;
     positions.reserve(n * 3);
@@ -659,6 +661,7 @@ class Writer {
       }
       attributes["NORMAL"] = bin_.Floats(normals, 3, "VEC3", kGltfArrayBuffer, false);
     }
+    WriteUvs(mesh, attributes);
     if (mesh.colors.size() == n) attributes["COLOR_0"] = ColorAccessor(mesh.colors);
     const int indices = bin_.Accessor(bin_.View(mesh.indices, kGltfElementArrayBuffer),
                                       kGltfUnsignedInt, mesh.indices.size(), "SCALAR");
@@ -668,10 +671,11 @@ class Writer {
         !IsGltfDefault(source[static_cast<std::size_t>(mesh.material)])) {
       auto found = materials.find(mesh.material);
       if (found == materials.end()) {
-        found = materials
-                    .emplace(mesh.material,
-                             PropMaterial(source[static_cast<std::size_t>(mesh.material)]))
-                    .first;
+        found =
+            materials
+                .emplace(mesh.material,
+                         PropMaterial(source[static_cast<std::size_t>(mesh.material)], texture_of))
+                .first;
       }
       primitive["material"] = found->second;
     }
@@ -687,23 +691,35 @@ class Writer {
         !std::isfinite(prop.scale)) {
       throw ExportError("prop " + prop.name + ": its placement is not finite");
     }
+    // The textures its drawn meshes' materials use, embedded (what cannot be is one warning
+    // each, naming the prop).
+    const anim::Model& model = *prop.model;
+    std::vector<bool> used(model.textures.size(), false);
+    for (const anim::Mesh& mesh : model.meshes) {
+      if (mesh.indices.empty() || mesh.material < 0 ||
+          static_cast<std::size_t>(mesh.material) >= model.materials.size()) {
+        continue;
+      }
+      const anim::Material& m = model.materials[static_cast<std::size_t>(mesh.material)];
+      for (int texture : {m.base_color_texture, m.metallic_roughness_map.texture,
+                          m.normal_map.texture, m.occlusion_map.texture, m.emissive_map.texture}) {
+        if (texture >= 0 && static_cast<std::size_t>(texture) < used.size())
+          used[static_cast<std::size_t>(texture)] = true;
+      }
+    }
+    const std::vector<int> texture_of =
+        WriteTextures(model.textures, &used, "prop " + prop.name + ": ");
     GltfJson primitives = GltfJson::array();
     std::map<int, int> materials;  // the prop's material -> glTF material
-    bool textures = false, bones = false, morphs = false;
+    bool bones = false, morphs = false;
     for (const anim::Mesh& mesh : prop.model->meshes) {
       if (mesh.indices.empty()) continue;
-      primitives.push_back(PropPrimitive(prop, mesh, materials));
+      primitives.push_back(PropPrimitive(prop, mesh, texture_of, materials));
       // A skin of one joint is how a static mesh is often stored; more joints are a rig.
       bones = bones || (mesh.skinned && mesh.skin >= 0 &&
                         static_cast<std::size_t>(mesh.skin) < prop.model->skins.size() &&
                         prop.model->skins[static_cast<std::size_t>(mesh.skin)].joints.size() > 1);
       morphs = morphs || !mesh.morph_targets.empty();
-    }
-    for (const auto& [source, written] : materials) {
-      const anim::Material& m = prop.model->materials[static_cast<std::size_t>(source)];
-      textures = textures || m.base_color_texture >= 0 || m.metallic_roughness_map.texture >= 0 ||
-                 m.normal_map.texture >= 0 || m.occlusion_map.texture >= 0 ||
-                 m.emissive_map.texture >= 0;
     }
     GltfJson node{{"name", prop.name}};
     const glm::vec3 t = prop.position_ms * metres_per_unit_;
@@ -718,7 +734,6 @@ class Writer {
     }
     nodes_.push_back(node);
     std::vector<std::string> lost;
-    if (textures) lost.push_back("textures");
     if (bones) lost.push_back("bones (it stands in its bind pose)");
     if (morphs) lost.push_back("morph targets");
     if (primitives.empty()) lost.push_back("meshes (none has triangles)");
@@ -755,7 +770,6 @@ class Writer {
   GltfJson nodes_ = GltfJson::array();
   GltfJson skins_ = GltfJson::array();
   std::map<int, int> skin_of_;       // anim skin -> glTF skin
-  std::vector<int> texture_index_;   // anim texture -> glTF texture, -1 when left out
   std::vector<int> material_index_;  // anim material -> glTF material, -1 for none
 };
 

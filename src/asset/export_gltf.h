@@ -29,9 +29,11 @@
 // model's others), they are written as glTF animations (asset/gltf_animation_out.h).
 // Props (`PlacedModel`): static models placed beside the posed one (the steps, box or ladder the
 // character stands on) are written as their own root nodes, each named after its file with its
-// placement as the node's transform and its meshes as they stand at rest, so the file shows what
-// the pose stands on; what of a prop glTF could hold but this does not write (its textures, bones,
-// morph targets) is one warning a prop.
+// placement as the node's transform and its meshes as they stand at rest (UV sets and vertex
+// colours too), so the file shows what the pose stands on; their materials are written as the
+// character's are, with the textures they use embedded (a texture that is not PNG or JPEG is left
+// out with a warning naming the prop); what of a prop glTF could hold but this does not write (its
+// bones, morph targets) is one warning a prop.
 // From a glTF 2.0 source (`SourceKeep`), sampler modes, texture transforms, cameras and extras
 // are kept where glTF allows (export_keep.h) and the rest listed (export_drops.h).
 // Limits: no morph weight animation, no lights, no material extensions other than

@@ -609,10 +609,12 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
   // A prop or ladder far off the character's size, where it cannot be missed (the same lines
   // `pose` and `render` print).
   if (session != nullptr) {
-    for (const scene::SizeWarning& w : scene::SizeWarnings(*session)) {
+    const std::vector<scene::SizeWarning> warnings = scene::SizeWarnings(*session);
+    for (std::size_t i = 0; i < warnings.size(); ++i) {
       ImGui::PushStyleColor(ImGuiCol_Text, kWarn);
-      ImGui::TextWrapped("%s", w.text.c_str());
+      ImGui::TextWrapped("%s", warnings[i].text.c_str());
       ImGui::PopStyleColor();
+      Shown(state, ("size warning " + std::to_string(i)).c_str());
     }
   }
   if (session == nullptr) {

@@ -6,7 +6,8 @@
 // with Shift does the same) and one button per bundled prop (stairs, ramp, box, chair, ladder).
 // An edit rebuilds the World (a World never changes once built) and re-solves; the app commits
 // it as one undo step when the widget is let go (props are in the undo snapshot). A click on a
-// prop in the view selects it here, and dragging it moves it over the floor.
+// prop in the view selects it here, dragging it moves it over the floor, and dragging its turn
+// ring (app/prop_turn.h) turns it.
 // Why: a prop placed by a scenario or --prop lands where the file says; posing a foot on a
 // step needs the step moved, turned or scaled to fit the character, on screen.
 #pragma once

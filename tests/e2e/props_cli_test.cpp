@@ -1,7 +1,8 @@
 // Props and ground contact through the real program: `--prop` and a scenario's "props" pose
 // the same in `pose --json` and `render --report` (one road), feet stand on the bundled props,
 // `--ground off` turns contact off, and hostile props (missing, a FIFO, no triangles, a NaN
-// vertex, more triangles than a scene may hold) are each one error line with exit 1.
+// vertex, more triangles than a scene may hold) are each one error line with exit 1; `export`
+// writes the props beside the character, their materials and textures too.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -11,8 +12,12 @@
 #include <fstream>
 #include <map>
 
+#include <stb_image_write.h>
 #include <nlohmann/json.hpp>
 
+#include "anim/model.h"
+#include "asset/export_gltf.h"
+#include "asset/load_model.h"
 #include "run_program.h"
 
 namespace ikpose::test {
@@ -303,6 +308,91 @@ TEST(PropsCli, ExportWritesThePropsBesideTheCharacter) {
   const std::string note =
       "note: prop character: its bones (it stands in its bind pose) not written\n";
   EXPECT_NE(noted.out.find(note), std::string::npos) << noted.out;
+  fs::remove_all(dir);
+}
+
+// A board 1 m square lying on the floor, its UVs over it, painted with a base colour factor and
+// `png` (the file at `png_path`) as its base colour texture: a textured prop made here.
+anim::Model PaintedBoard(const std::string& png_path, std::vector<std::uint8_t> png) {
+  anim::Model board;
+  board.source = "board";
+  board.format = "generated";
+  board.units = "m";
+  board.skeleton.names = {"board"};
+  board.skeleton.parents = {-1};
+  board.skeleton.rest_ls = {anim::Transform{}};
+  board.skeleton.flags = {0};
+  anim::Texture texture;
+  texture.name = fs::path(png_path).filename().string();
+  texture.encoded = std::move(png);
+  texture.format_hint = "png";
+  board.textures.push_back(texture);
+  anim::Material paint;
+  paint.name = "paint";
+  paint.base_color = glm::vec4(0.9f, 0.6f, 0.3f, 1.0f);
+  paint.base_color_texture = 0;
+  board.materials.push_back(paint);
+  anim::Mesh mesh;
+  mesh.name = "board";
+  mesh.node = 0;
+  mesh.follow_bone = 0;
+  mesh.material = 0;
+  mesh.positions_bs = {{-0.5f, 0, 0.5f}, {0.5f, 0, 0.5f}, {0.5f, 0, -0.5f}, {-0.5f, 0, -0.5f}};
+  mesh.normals_bs.assign(4, glm::vec3(0, 1, 0));
+  mesh.uvs = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  mesh.indices = {0, 1, 2, 0, 2, 3};
+  board.meshes.push_back(mesh);
+  return board;
+}
+
+// A prop's material and texture go into the export: the painted board's colour factor, its
+// PNG's very bytes and its UVs come back when assimp reads the exported file, and no note says
+// anything of it was left out.
+TEST(PropsCli, ExportWritesAPropsMaterialAndTextureBesideTheCharacter) {
+  const std::string dir = MakeTempDir();
+  const std::string png_path = dir + "/paint.png";
+  std::vector<std::uint8_t> rgba(4 * 4 * 4);
+  for (std::size_t i = 0; i < rgba.size(); ++i) rgba[i] = static_cast<std::uint8_t>(i * 13);
+  ASSERT_NE(stbi_write_png(png_path.c_str(), 4, 4, 4, rgba.data(), 4 * 4), 0);
+  std::ifstream png_file(png_path, std::ios::binary);
+  const std::vector<std::uint8_t> png((std::istreambuf_iterator<char>(png_file)),
+                                      std::istreambuf_iterator<char>());
+  ASSERT_GT(png.size(), 8u);
+  const anim::Model board = PaintedBoard(png_path, png);
+  std::vector<std::string> warnings;
+  std::string error;
+  ASSERT_TRUE(asset::WritePosedGlb(board, anim::RestPose(board.skeleton).locals_ls,
+                                   dir + "/board.glb", &warnings, &error))
+      << error;
+
+  const ProgramResult r = RunIkpose({"export", "--clip", "walk", "--prop",
+                                     dir + "/board.glb@0.5,0,0.3", "--out", dir + "/posed.glb"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("prop board beside it"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("note: prop board"), std::string::npos) << r.out;
+
+  anim::Model back;
+  ASSERT_TRUE(asset::TryLoadModel(dir + "/posed.glb", &back, &error)) << error;
+  const anim::Mesh* painted = nullptr;
+  for (const anim::Mesh& mesh : back.meshes) {
+    if (mesh.material >= 0 &&
+        back.materials[static_cast<std::size_t>(mesh.material)].name == "paint") {
+      EXPECT_EQ(painted, nullptr) << "one board";
+      painted = &mesh;
+    }
+  }
+  ASSERT_NE(painted, nullptr) << "the board's material is not in the exported file";
+  const anim::Material& paint = back.materials[static_cast<std::size_t>(painted->material)];
+  EXPECT_LT(glm::length(paint.base_color - glm::vec4(0.9f, 0.6f, 0.3f, 1.0f)), 1e-5f);
+  ASSERT_GE(paint.base_color_texture, 0) << "the board's texture is not in the exported file";
+  EXPECT_EQ(back.textures[static_cast<std::size_t>(paint.base_color_texture)].encoded, png);
+  // Each corner keeps its UV (vertices may come back in another order, placed).
+  ASSERT_EQ(painted->uvs.size(), 4u);
+  for (std::size_t v = 0; v < 4; ++v) {
+    const glm::vec3 p = painted->positions_bs[v] - glm::vec3(0.5f, 0.0f, 0.3f);
+    const glm::vec2 expected(p.x > 0.0f ? 1.0f : 0.0f, p.z > 0.0f ? 0.0f : 1.0f);
+    EXPECT_LT(glm::length(painted->uvs[v] - expected), 1e-6f) << v;
+  }
   fs::remove_all(dir);
 }
 

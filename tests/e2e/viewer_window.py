@@ -11,14 +11,17 @@ def xdo(*args):
     subprocess.run(["xdotool", *map(str, args)], check=True)
 
 
-def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
+def run_viewer(exe, send_close, report, actions, cwd=None, args=(), save=False, log=None):
     """Starts the viewer (with extra command-line `args`), runs actions(window_id, (x, y)),
     closes it as a user does, and returns the report it wrote. A window with unsaved edits asks
     before it quits: the close is followed by D (quit without saving), which a window that
-    closes at once never reads."""
+    closes at once never reads; with `save`, Ctrl+Q then S saves the scene file and quits. With
+    `log`, what the viewer prints on stderr goes to that file."""
     if os.path.exists(report):
         os.remove(report)
-    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report, *args], cwd=cwd)
+    stderr = open(log, "w") if log else None
+    app = subprocess.Popen([exe, "view", "--size", "900x700", "--report", report, *args], cwd=cwd,
+                           stderr=stderr)
     try:
         wid = subprocess.run(["timeout", "30", "xdotool", "search", "--sync", "--onlyvisible",
                               "--name", "^ikpose$"], capture_output=True, text=True,
@@ -28,13 +31,20 @@ def run_viewer(exe, send_close, report, actions, cwd=None, args=()):
                                   capture_output=True, text=True, check=True).stdout
         g = dict(line.split("=") for line in geometry.split())
         actions(wid, (int(g["X"]), int(g["Y"])))
-        subprocess.run([send_close, wid], check=True)
-        if app.poll() is None:
+        if save:
+            xdo("key", "--window", wid, "ctrl+q")
+            time.sleep(0.4)
+            xdo("key", "--window", wid, "s")
+        else:
+            subprocess.run([send_close, wid], check=True)
+        if app.poll() is None and not save:
             subprocess.run(["xdotool", "key", "--window", wid, "d"], capture_output=True)
         code = app.wait(timeout=15)
     finally:
         if app.poll() is None:
             app.kill()
+        if stderr:
+            stderr.close()
     assert code == 0, f"ikpose exited with {code}"
     with open(report) as f:
         written = json.load(f)

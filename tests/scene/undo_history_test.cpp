@@ -277,15 +277,17 @@ TEST_F(UndoHistoryTest, LiveFramesAreNotStepsAndNeverPushTheUsersStepsOut) {
   EXPECT_FALSE(history.CanUndo());
 }
 
-// Props are part of the edit: adding, moving and removing one are steps that undo and redo.
+// Props are part of the edit: adding, moving, turning and removing one are steps that undo and
+// redo, each named as what the user did.
 TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
-  const auto world_with_box_at = [](const glm::vec3& at_ms) {
+  const auto world_with_box_at = [](const glm::vec3& at_ms, float yaw_deg = 0.0f) {
     std::vector<glm::vec3> v, n;
     std::vector<std::uint32_t> i;
     AppendBox({-0.1f, 0.0f, -0.1f}, {0.1f, 0.2f, 0.1f}, &v, &n, &i);
     Prop box;
     box.path = box.placement.file = "box";
     box.placement.position_ms = at_ms;
+    box.placement.yaw_deg = yaw_deg;
     box.model = std::make_shared<anim::Model>(
         StaticModel("box", std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
     std::string error;
@@ -302,6 +304,13 @@ TEST_F(UndoHistoryTest, AddingAndMovingAPropAreStepsThatUndo) {
   session.Evaluate();
   ASSERT_TRUE(history.Commit(session));
   EXPECT_EQ(history.undo_label(), "move prop");
+  const std::shared_ptr<const World> moved = session.edits.world;
+  session.edits.world = world_with_box_at({0.5f, 0.0f, 0.3f}, 90.0f);  // the turn ring
+  session.Evaluate();
+  ASSERT_TRUE(history.Commit(session));
+  EXPECT_EQ(history.undo_label(), "turn prop");
+  ASSERT_TRUE(history.Undo(session));
+  EXPECT_EQ(session.edits.world, moved);
 
   ASSERT_TRUE(history.Undo(session));
   EXPECT_EQ(session.edits.world, added);

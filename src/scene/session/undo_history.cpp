@@ -40,6 +40,23 @@ void RestoreSnapshot(const PosingSnapshot& snapshot, PosingSession& session) {
   session.Evaluate();
 }
 
+namespace {
+
+// Props in the same places, one or more of them turned about the vertical.
+bool OnlyTurned(const World& before, const World& after) {
+  bool turned = false;
+  for (std::size_t i = 0; i < after.props().size(); ++i) {
+    PropPlacement a = before.props()[i].placement;
+    const PropPlacement& b = after.props()[i].placement;
+    turned = turned || a.yaw_deg != b.yaw_deg;
+    a.yaw_deg = b.yaw_deg;
+    if (!(a == b)) return false;
+  }
+  return turned;
+}
+
+}  // namespace
+
 std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& after) {
   // Moving the body places the pinned targets and carries the others: one gesture, one name.
   if (before.body != after.body) return "move body";
@@ -57,7 +74,11 @@ std::string DescribeChange(const PosingSnapshot& before, const PosingSnapshot& a
   if (before.world != after.world) {
     const std::size_t was = before.world ? before.world->props().size() : 0;
     const std::size_t is = after.world ? after.world->props().size() : 0;
-    parts.push_back(is > was ? "add prop" : is < was ? "remove prop" : "move prop");
+    parts.push_back(is > was   ? "add prop"
+                    : is < was ? "remove prop"
+                    : before.world && after.world && OnlyTurned(*before.world, *after.world)
+                        ? "turn prop"
+                        : "move prop");
   }
   if (before.ground != after.ground) parts.push_back(after.ground ? "ground on" : "ground off");
   if (before.floor != after.floor) parts.push_back(after.floor ? "floor on" : "floor off");
