@@ -143,6 +143,39 @@ TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {
   EXPECT_NE(error.find("sit on a box"), std::string::npos) << error;
 }
 
+// The robot has no one hand bone: its palms and thumb hang from the forearm beside the chain's
+// end. Gripping a rung, they wrap it by design and are not listed inside it; its forearm still
+// is checked (it is listed when it goes through a rung).
+TEST(ReadyPose, AGrippingHandsPartsBesideTheChainsEndAreNotInsideItsRung) {
+  const fs::path dir = asset::test::SharedModelsDir();
+  if (dir.empty() || !fs::exists(dir / "QuaterniusRobot/robot.glb")) {
+    GTEST_SKIP() << "../shared/models/QuaterniusRobot is absent (hand parts under the forearm)";
+  }
+  const anim::Model model = asset::LoadModel(dir / "QuaterniusRobot/robot.glb");
+  PosingRequest request;
+  request.ready = ReadyPose::kClimbARung;
+  std::string error;
+  const auto session = BuildSession(model, request, &error);
+  ASSERT_TRUE(session) << error;
+  const anim::Skeleton& skeleton = model.skeleton;
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    ASSERT_GE(session->target(arm).rung, 0) << anim::LimbName(arm);
+    const anim::LimbChain& chain = model.chains[arm];
+    std::vector<int> parts;
+    for (int part : skeleton.Children(chain.lower)) {
+      if (part != chain.end) parts.push_back(part);
+    }
+    ASSERT_GE(parts.size(), 2u) << "the robot's palms and thumb beside its hand";
+    for (const Penetration& p : session->ground_report().penetrations) {
+      for (int part : parts) {
+        EXPECT_FALSE(skeleton.IsAncestorOrSelf(part, p.child))
+            << skeleton.names[static_cast<std::size_t>(p.bone)] << " -> "
+            << skeleton.names[static_cast<std::size_t>(p.child)] << " is listed in its rung";
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Humanoids, ReadyPoseModel,
                          ::testing::Values("", "CesiumMan/CesiumMan.glb",
                                            "RiggedFigure/RiggedFigure.glb",

@@ -202,13 +202,24 @@ void PosingSession::MeasureGroundContact() {
   const float shortest = 0.01f * facts_->height;
   const float slack = kLimbRadius.contact_slack * facts_->height / 1.8f;
   // A hand gripping a rung wraps its fingers round it: touching it is the point, so the
-  // fingers of a gripping hand are left out (its wrist and forearm are not).
-  std::vector<int> gripping;
+  // fingers of a gripping hand are left out (its wrist and forearm are not). A rig whose
+  // fingers hang from the forearm beside the hand (the robot's palms and thumb) has them left
+  // out too: a forearm's child nearer the wrist than half the forearm is a part of the hand
+  // (a twist bone, along the forearm, is not).
+  std::vector<int> gripping;    // hands: the bones from their joint on
+  std::vector<int> hand_parts;  // a forearm's other hand parts: from the forearm on
   for (anim::Limb limb : {anim::Limb::kLeftArm, anim::Limb::kRightArm}) {
     const LimbTarget& t = target(limb);
     const bool follows = edits.ladder_follows_clip && !t.given;
-    if (t.available && ladder_shown && t.grip && (t.rung >= 0 || follows))
-      gripping.push_back(chain(limb).end);
+    if (!t.available || !ladder_shown || !t.grip || !(t.rung >= 0 || follows)) continue;
+    const anim::LimbChain& arm = chain(limb);
+    gripping.push_back(arm.end);
+    const glm::vec3 wrist = anim::PositionMs(pose_, arm.end);
+    for (int part : model_->skeleton.Children(arm.lower)) {
+      if (part != arm.end &&
+          glm::length(anim::PositionMs(pose_, part) - wrist) < 0.5f * arm.lower_length)
+        hand_parts.push_back(part);
+    }
   }
   const bool has_joints = skeleton.JointCount() > 0;
   for (int bone = 0; bone < skeleton.size(); ++bone) {
@@ -217,7 +228,9 @@ void PosingSession::MeasureGroundContact() {
     if (parent < 0 || (body_bone_ >= 0 && !skeleton.IsAncestorOrSelf(body_bone_, parent))) continue;
     if (has_joints && (!skeleton.IsJoint(parent) || !skeleton.IsJoint(bone))) continue;
     if (std::any_of(gripping.begin(), gripping.end(),
-                    [&](int hand) { return skeleton.IsAncestorOrSelf(hand, parent); }))
+                    [&](int hand) { return skeleton.IsAncestorOrSelf(hand, parent); }) ||
+        std::any_of(hand_parts.begin(), hand_parts.end(),
+                    [&](int part) { return skeleton.IsAncestorOrSelf(part, bone); }))
       continue;
     const glm::vec3 a = anim::PositionMs(pose_, parent);
     const glm::vec3 b = anim::PositionMs(pose_, bone);
