@@ -530,6 +530,9 @@ BodyHelpReport PosingSession::FitBody(const std::array<BodyGoal, 4>& goals,
     pose_ = last->after;
     return last->help;
   }
+  // A session no copy shares the cell with (a bake's, the viewer's) keeps no fit: nothing
+  // else would read it.
+  if (body_fit_.use_count() < 2) return SolveBodyHelp(*model_, body_bone_, goals, plane, pose_);
   auto fit = std::make_shared<BodyFit>();
   fit->goals = goals;
   fit->plane = plane;

@@ -230,8 +230,8 @@ class PosingSession {
   std::shared_ptr<const ClipSample> clip_sample_;
   // The body help's last fit with what it was fitted to (the goals, the contact plane, the
   // pose before; the help reads no knee policy). Copies share the cell, so a frame solved
-  // under several knee policies fits its body once; a fit is reused only when every input
-  // is the same bit for bit.
+  // under several knee policies fits its body once; a fit is kept only while the cell is
+  // shared and reused only when every input is the same bit for bit.
   struct BodyFit {
     std::array<BodyGoal, 4> goals{};
     ContactPlane plane;
