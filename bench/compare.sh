@@ -32,15 +32,19 @@ for b in "${benches[@]}"; do
 done
 # The same depth below the ccache base directory as this tree's build: unchanged files hit
 # the cache.
-build() {
-  (cd "$1" && cmake --preset release -DIKPOSE_TESTS=OFF >/dev/null &&
-    cmake --build --preset release -j2 --target "${@:2}" >/dev/null)
+# The other commit's tree is built without its tests; this tree keeps its own settings (a
+# cache left with IKPOSE_TESTS=OFF would leave ctest's tests unbuilt here).
+build() {  # build TREE TESTS(off|keep) TARGET...
+  local tests=()
+  [ "$2" = off ] && tests=(-DIKPOSE_TESTS=OFF)
+  (cd "$1" && cmake --preset release "${tests[@]}" >/dev/null &&
+    cmake --build --preset release -j2 --target "${@:3}" >/dev/null)
 }
 missing=()
 for t in "${targets[@]}"; do
-  build "$base" "$t" || missing+=("$t")  # not in that commit
+  build "$base" off "$t" || missing+=("$t")  # not in that commit
 done
-build "$root" "${targets[@]}"
+build "$root" keep "${targets[@]}"
 
 run() {  # run SIDE_ROOT BENCH
   if [ "$2" = startup ]; then

@@ -141,5 +141,33 @@ TEST(BodyHelp, AFootBeyondReachMovesThePelvis) {
   test::ExpectBonesUnstretched(s);
 }
 
+// Copies of a session (a trace frame solved under each knee policy) share the body help's last
+// fit; a copy whose goal moved must fit again, as a session of its own does, and the first
+// must not take the copy's fit.
+TEST(BodyHelp, ACopyWhoseGoalMovedFitsItsBodyAgain) {
+  const anim::Model model = Humanoid(1.0f);
+  PosingSession s(model);
+  const glm::vec3 shoulder = anim::PositionMs(s.rest_pose(), s.chain(Limb::kLeftArm).upper);
+  const float arm = ArmLength(s, Limb::kLeftArm);
+  s.target(Limb::kLeftArm).target_ms = shoulder + 1.2f * arm * glm::vec3(0.f, 0.f, 1.f);
+  s.Evaluate();
+  ASSERT_TRUE(s.body_help_report().moved_pelvis() || !s.body_help_report().bones.empty());
+  const std::vector<glm::mat4> first = s.pose().models_ms;
+
+  PosingSession copy = s;
+  const glm::vec3 moved_ms = shoulder + 1.2f * arm * glm::normalize(glm::vec3(0.5f, -0.5f, 1.f));
+  copy.target(Limb::kLeftArm).target_ms = moved_ms;
+  copy.Evaluate();
+  PosingSession own(model);
+  own.target(Limb::kLeftArm).target_ms = moved_ms;
+  own.Evaluate();
+  EXPECT_EQ(copy.pose().models_ms, own.pose().models_ms);
+  EXPECT_EQ(copy.body_help_report().pelvis_offset_ms, own.body_help_report().pelvis_offset_ms);
+  EXPECT_NE(copy.pose().models_ms, first) << "the goal moved the body";
+
+  s.Evaluate();
+  EXPECT_EQ(s.pose().models_ms, first);
+}
+
 }  // namespace
 }  // namespace ikpose::scene

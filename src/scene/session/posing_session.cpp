@@ -2,11 +2,39 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 
 namespace ikpose::scene {
 
 namespace {
+
+// Bit for bit equality of floats and of glm's types made of floats alone (no padding): a
+// signed zero or a NaN is only the same as itself.
+template <typename T>
+bool SameBits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+template <typename T>
+bool SameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+bool SameFitInputs(const std::array<BodyGoal, 4>& goals_a, const ContactPlane& plane_a,
+                   const anim::Pose& pose_a, const std::array<BodyGoal, 4>& goals_b,
+                   const ContactPlane& plane_b, const anim::Pose& pose_b) {
+  for (std::size_t i = 0; i < goals_a.size(); ++i) {
+    const BodyGoal& a = goals_a[i];
+    const BodyGoal& b = goals_b[i];
+    if (a.active != b.active || a.contact != b.contact || a.anchored != b.anchored ||
+        !SameBits(a.end_ms, b.end_ms) || !SameBits(a.weight, b.weight) || !SameBits(a.pull, b.pull))
+      return false;
+  }
+  return plane_a.valid == plane_b.valid && SameBits(plane_a.point_ms, plane_b.point_ms) &&
+         SameBits(plane_a.normal_ms, plane_b.normal_ms) &&
+         SameBits(pose_a.locals_ls, pose_b.locals_ls) &&
+         SameBits(pose_a.models_ms, pose_b.models_ms);
+}
 
 // A foot already standing as the ground would put it (the rest pose on the floor): left as it
 // is, so that contact on by default moves no bone of a pose that stands.
@@ -277,7 +305,7 @@ void PosingSession::Evaluate() {
       plane.point_ms = ladder_now_.base_ms;
       plane.normal_ms = ladder_now_.NormalToward(BodyPositionMs());
     }
-    help_ = SolveBodyHelp(*model_, body_bone_, BodyGoals(follow, before_body_ms), plane, pose_);
+    help_ = FitBody(BodyGoals(follow, before_body_ms), plane);
   }
   const bool body_held = body_moved || help_.moved_pelvis();
   for (anim::Limb limb : anim::kLimbs) {
@@ -493,6 +521,26 @@ anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarg
   anim::ChainSolveResult result = SolveToGoal(limb, on, goal, weight);
   result.grip_weight = weight;
   return result;
+}
+
+BodyHelpReport PosingSession::FitBody(const std::array<BodyGoal, 4>& goals,
+                                      const ContactPlane& plane) {
+  const std::shared_ptr<const BodyFit> last = body_fit_->last.load();
+  if (last && SameFitInputs(last->goals, last->plane, last->before, goals, plane, pose_)) {
+    pose_ = last->after;
+    return last->help;
+  }
+  // A session no copy shares the cell with (a bake's, the viewer's) keeps no fit: nothing
+  // else would read it.
+  if (body_fit_.use_count() < 2) return SolveBodyHelp(*model_, body_bone_, goals, plane, pose_);
+  auto fit = std::make_shared<BodyFit>();
+  fit->goals = goals;
+  fit->plane = plane;
+  fit->before = pose_;
+  fit->help = SolveBodyHelp(*model_, body_bone_, goals, plane, pose_);
+  fit->after = pose_;
+  body_fit_->last.store(fit);
+  return fit->help;
 }
 
 std::array<BodyGoal, 4> PosingSession::BodyGoals(bool follow,

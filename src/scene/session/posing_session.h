@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <utility>
@@ -197,6 +198,9 @@ class PosingSession {
   float FollowGoal(anim::Limb limb, glm::vec3* rung_ms, EndGoal* goal) const;
   // Each limb's goal for the body help this frame (before the limbs are solved).
   std::array<BodyGoal, 4> BodyGoals(bool follow, const std::array<glm::vec3, 4>& held_ms) const;
+  // The body help on pose_ toward `goals` (SolveBodyHelp), or the shared last fit when its
+  // inputs are the same.
+  BodyHelpReport FitBody(const std::array<BodyGoal, 4>& goals, const ContactPlane& plane);
 
   const anim::Model* model_;
   std::shared_ptr<const RigFacts> facts_;
@@ -224,6 +228,21 @@ class PosingSession {
     std::vector<anim::Transform> locals_ls;
   };
   std::shared_ptr<const ClipSample> clip_sample_;
+  // The body help's last fit with what it was fitted to (the goals, the contact plane, the
+  // pose before; the help reads no knee policy). Copies share the cell, so a frame solved
+  // under several knee policies fits its body once; a fit is kept only while the cell is
+  // shared and reused only when every input is the same bit for bit.
+  struct BodyFit {
+    std::array<BodyGoal, 4> goals{};
+    ContactPlane plane;
+    anim::Pose before;
+    BodyHelpReport help;
+    anim::Pose after;
+  };
+  struct BodyFitCell {
+    std::atomic<std::shared_ptr<const BodyFit>> last;
+  };
+  std::shared_ptr<BodyFitCell> body_fit_ = std::make_shared<BodyFitCell>();
   anim::Pose base_;
   anim::Pose pose_;
 };
