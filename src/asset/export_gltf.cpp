@@ -734,7 +734,7 @@ class Writer {
     }
     nodes_.push_back(node);
     std::vector<std::string> lost;
-    if (bones) lost.push_back("bones (it stands in its bind pose)");
+    if (bones) lost.push_back("bones (it stands in its rest pose)");
     if (morphs) lost.push_back("morph targets");
     if (primitives.empty()) lost.push_back("meshes (none has triangles)");
     if (!lost.empty()) {

@@ -5,7 +5,8 @@
 // must not be asked to hold what it cannot.
 // Limits: at most kMaxPropTriangles triangles (scene::SurfaceBvh's limit) (checked once loaded: the
 // file's size already bounds what the importer allocates); every vertex finite; at least one
-// triangle. Clips and bones are ignored (a skinned prop stands in its bind pose).
+// triangle. Clips are ignored: a rigged prop stands in its rest pose, as the window draws it
+// (its skinned vertices are moved into that pose when it is loaded).
 #pragma once
 
 #include <cstddef>

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -299,14 +300,14 @@ TEST(PropsCli, ExportWritesThePropsBesideTheCharacter) {
   const json alone_gltf = GlbJson(dir + "/alone.glb");  // kept: the loop reads into it
   for (const json& node : alone_gltf["nodes"]) EXPECT_NE(node["name"], "box");
 
-  // A rigged prop (the character itself) stands in its bind pose: its bones are not written,
+  // A rigged prop (the character itself) stands in its rest pose: its bones are not written,
   // and export says so in one line.
   const std::string rigged = (fs::path(IKPOSE_SOURCE_DIR) / "assets/character.glb").string();
   const ProgramResult noted = RunIkpose({"export", "--target", "left_arm=0.4,1.2,0.3", "--prop",
                                          rigged + "@1,0,0", "--out", dir + "/noted.glb"});
   ASSERT_EQ(noted.exit_code, 0) << noted.err;
   const std::string note =
-      "note: prop character: its bones (it stands in its bind pose) not written\n";
+      "note: prop character: its bones (it stands in its rest pose) not written\n";
   EXPECT_NE(noted.out.find(note), std::string::npos) << noted.out;
   fs::remove_all(dir);
 }
@@ -393,6 +394,36 @@ TEST(PropsCli, ExportWritesAPropsMaterialAndTextureBesideTheCharacter) {
     const glm::vec2 expected(p.x > 0.0f ? 1.0f : 0.0f, p.z > 0.0f ? 0.0f : 1.0f);
     EXPECT_LT(glm::length(painted->uvs[v] - expected), 1e-6f) << v;
   }
+  fs::remove_all(dir);
+}
+
+// A rigged prop stands as the window draws it, in its rest pose, not its bind pose: a pose
+// exported with the left hand raised over the head, placed as a prop, keeps that hand over its
+// head in an export (bound, it stands with its arms down). The ground and the rungs read the
+// same vertices (scene::AppendPropTriangles).
+TEST(PropsCli, ARiggedPropStandsInItsRestPoseNotItsBindPose) {
+  const std::string dir = MakeTempDir();
+  const ProgramResult raised =
+      RunIkpose({"export", "--target", "left_arm=0.25,1.95,0", "--out", dir + "/raised.glb"});
+  ASSERT_EQ(raised.exit_code, 0) << raised.err;
+
+  const ProgramResult exported = RunIkpose(
+      {"export", "--clip", "walk", "--prop", dir + "/raised.glb@1,0,0", "--out", dir + "/out.glb"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const json gltf = GlbJson(dir + "/out.glb");
+  float top = -1e9f;
+  bool found = false;
+  for (const json& node : gltf["nodes"]) {
+    if (node.value("name", "") != "raised" || !node.contains("mesh")) continue;
+    found = true;
+    for (const json& primitive : gltf["meshes"][node["mesh"].get<int>()]["primitives"]) {
+      const json& position = gltf["accessors"][primitive["attributes"]["POSITION"].get<int>()];
+      top = std::max(top, position["max"][1].get<float>());
+    }
+  }
+  ASSERT_TRUE(found) << "no prop node named raised";
+  // The bundled character's head is at 1.8 m; the raised hand reaches over it.
+  EXPECT_GT(top, 1.88f) << "the prop was written in its bind pose (arms down)";
   fs::remove_all(dir);
 }
 

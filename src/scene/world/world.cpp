@@ -17,7 +17,8 @@ void AppendPropTriangles(const Prop& prop, std::vector<glm::vec3>* vertices_ms,
   if (!prop.model) return;
   const glm::mat4 m = prop.placement.Matrix();
   for (const anim::Mesh& mesh : prop.model->meshes) {
-    // Rigid meshes hold model-space positions at rest; a skinned prop is taken in its bind pose.
+    // Rigid meshes hold model-space positions at rest; a skinned
+    // prop's were moved into its rest pose when it was loaded (asset/load_prop.h).
     const auto base = static_cast<std::uint32_t>(vertices_ms->size());
     for (const glm::vec3& p : mesh.positions_bs)
       vertices_ms->push_back(glm::vec3(m * glm::vec4(p, 1.0f)));
