@@ -231,6 +231,49 @@ void CheckContract(const Character& c) {
     }
     test::ExpectBonesUnstretched(*s);
   }
+  {  // The low edge of that ramp between the ankles and the first toe joints: each sole lies
+     // on the floor under the heel and on the ramp under the toe, no foot inside the ramp.
+    const float slope = std::tan(glm::radians(15.0f));
+    const glm::vec3 toe = frame.ToLocal(
+        anim::PositionMs(probe.rest_pose(),
+                         probe.model().skeleton.Children(probe.chain(Limb::kLeftLeg).end).front()));
+    const float edge = 0.5f * (left.z + toe.z);
+    Shapes w;
+    AppendWedge(glm::vec3(-0.5f * k, 0.0f, edge),
+                glm::vec3(0.5f * k, 1.2f * k * slope, edge + 1.2f * k), &w.v, &w.n, &w.i);
+    auto s =
+        Pose(c, MakeWorld({MakeProp("ramp", std::move(w), frame.origin_ms, frame.yaw_deg)}), true);
+    ASSERT_TRUE(s);
+    const float tolerance = 0.005f * k;
+    for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      SCOPED_TRACE(c.name + " ramp's edge " + std::string(anim::LimbName(leg)));
+      const int foot = s->chain(leg).end;
+      const int first_toe = s->model().skeleton.Children(foot).front();
+      const glm::vec3 ankle = frame.ToLocal(anim::PositionMs(s->pose(), foot));
+      const glm::vec3 ball = frame.ToLocal(anim::PositionMs(s->pose(), first_toe));
+      const float rest_ankle = anim::PositionMs(s->rest_pose(), foot).y - c.floor_y;
+      const float rest_toe = anim::PositionMs(s->rest_pose(), first_toe).y - c.floor_y;
+      EXPECT_GE(ankle.y, rest_ankle - tolerance);  // not sunk into the floor
+      // Over the ramp, along its normal, no lower than at rest over the floor.
+      const glm::vec3 n = glm::normalize(glm::vec3(0.0f, 1.0f, -slope));
+      EXPECT_GE(glm::dot(ball - glm::vec3(ball.x, slope * (ball.z - edge), ball.z), n),
+                rest_toe - tolerance);
+      EXPECT_GT(s->ground_report().feet[static_cast<std::size_t>(leg)].tilt_deg, 1.0f);
+    }
+    // Up to the first toe joints (the toes past them keep their rest bend, and can dip into a
+    // slope steeper than the sole's tilt: human-male's toe ends).
+    const anim::Skeleton& skeleton = s->model().skeleton;
+    for (const Penetration& p : s->ground_report().penetrations) {
+      bool toes = false;
+      for (Limb leg : {Limb::kLeftLeg, Limb::kRightLeg})
+        toes =
+            toes || skeleton.IsAncestorOrSelf(skeleton.Children(s->chain(leg).end).front(), p.bone);
+      if (!toes)
+        ADD_FAILURE() << c.name << ": " << skeleton.names[static_cast<std::size_t>(p.bone)]
+                      << " is " << p.depth << " inside the ramp";
+    }
+    test::ExpectBonesUnstretched(*s);
+  }
 }
 
 Character Load(const fs::path& path) {

@@ -108,14 +108,28 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
       }
       return under_hit;
     };
+    // The sole on the plane through `heel_ms` and `toe_ms` (hits under the heel and the toe)
+    // holding the foot's sideways axis level, under the ankle as carry_onto stands it.
+    const auto straddle_sole = [&](const glm::vec3& heel_ms, const glm::vec3& toe_ms) {
+      const glm::vec3 along = toe_ms - heel_ms;
+      const glm::vec3 sideways = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), along);
+      glm::vec3 n = glm::cross(along, sideways);
+      if (glm::length(n) < 1e-9f || !(n.y > 0.0f)) return;
+      n = glm::normalize(n);
+      const glm::vec3 off = foot.hit_ms - heel_ms;
+      const glm::vec3 under(foot.hit_ms.x, heel_ms.y - (n.x * off.x + n.z * off.z) / n.y,
+                            foot.hit_ms.z);
+      stand_on(under, n);
+    };
     // The toe over a step's edge (the heel over the edge), then the heel likewise (a step behind
     // the foot, a kerb the heel would sink into; a heel over an edge hangs).
     if (toe >= 0) {
       const glm::vec3 rest_ankle = anim::PositionMs(facts_->rest, c.end);
       const glm::vec3 rest_toe_off = anim::PositionMs(facts_->rest, toe) - rest_ankle;
       bool carried = false;
-      carry_onto(foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off,
-                 kToeStepOfFoot * glm::length(rest_toe_off), &carried);
+      const std::optional<RayHit> toe_hit =
+          carry_onto(foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off,
+                     kToeStepOfFoot * glm::length(rest_toe_off), &carried);
       glm::vec3 back = -rest_toe_off;
       back.y = 0.0f;
       const float foot_length = glm::length(back);
@@ -127,6 +141,11 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
         const std::optional<RayHit> heel_hit =
             carry_onto(heel_ms, kToeStepOfFoot * foot_length, &foot.on_heel_surface);
         foot.heel_hit_ms = heel_hit ? heel_hit->point_ms : heel_ms;
+        // Carried onto the surface under the toe and back onto the one under the heel: the foot
+        // straddles them (the low edge of a ramp: the heel on the floor, the toe on the ramp,
+        // whose plane under the ankle is below the floor). The sole lies through both hits.
+        if (carried && foot.on_heel_surface && toe_hit && heel_hit)
+          straddle_sole(heel_hit->point_ms, toe_hit->point_ms);
       }
     }
     const glm::vec3 hip = anim::PositionMs(base_, c.upper);
