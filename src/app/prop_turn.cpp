@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include <glm/gtc/constants.hpp>
+
 #include "app/ring_drag.h"
 #include "scene/view/bone_rings.h"
 
@@ -30,19 +32,22 @@ glm::vec3 PropRingPoint(const PropRing& ring, float azimuth) {
   return ring.center_ms + ring.radius * glm::vec3(std::cos(azimuth), 0.0f, -std::sin(azimuth));
 }
 
+bool RayNearRing(const Ray& ray, const PropRing& ring, float tolerance) {
+  for (int i = 0; i < kPropRingPoints; ++i) {
+    const glm::vec3 to_point =
+        PropRingPoint(ring, glm::two_pi<float>() * static_cast<float>(i) / kPropRingPoints) -
+        ray.origin_ms;
+    if (glm::dot(to_point, ray.direction_ms) > 0.0f &&
+        glm::length(glm::cross(to_point, ray.direction_ms)) < tolerance)
+      return true;
+  }
+  return false;
+}
+
 bool PropTurn::Begin(const Ray& ray, int prop, const PropRing& ring, float yaw_deg,
                      float tolerance) {
   active_ = false;
-  // The ring's points nearest the ray, sampled as drawn: a ring seen edge-on is still picked.
-  float best = tolerance;
-  for (int i = 0; i < kPropRingPoints; ++i) {
-    const glm::vec3 to_point =
-        PropRingPoint(ring, 6.28318530718f * static_cast<float>(i) / kPropRingPoints) -
-        ray.origin_ms;
-    if (glm::dot(to_point, ray.direction_ms) <= 0.0f) continue;
-    best = std::min(best, glm::length(glm::cross(to_point, ray.direction_ms)));
-  }
-  if (best >= tolerance) return false;
+  if (!RayNearRing(ray, ring, tolerance)) return false;
   ring_ = ring;
   if (!Arm(ray, &last_arm_ms_)) return false;
   prop_ = prop;

@@ -35,6 +35,10 @@ PropRing PropTurnRing(const scene::Prop& prop, float model_height);
 // the prop turns by `azimuth` (a turn about +Y, as yaw_deg is).
 glm::vec3 PropRingPoint(const PropRing& ring, float azimuth);
 
+// Whether `ray` passes within `tolerance` of `ring` (its points sampled as drawn, so a ring
+// seen edge-on is still found): the cursor is on the ring.
+bool RayNearRing(const Ray& ray, const PropRing& ring, float tolerance);
+
 class PropTurn {
  public:
   // Grabs `ring` of prop `prop` (now at `yaw_deg`) when `ray` passes within `tolerance` of it;

@@ -9,6 +9,8 @@
 #include <future>
 #include <iostream>
 
+#include <glm/gtc/constants.hpp>
+
 #include "app/error_line.h"
 #include "app/ground_report.h"
 #include "app/paths.h"
@@ -177,7 +179,7 @@ void DrawPropRing(ViewerState& state, int width, int height) {
               h = static_cast<float>(std::max(height, 1));
   ImVec2 points[kPropRingPoints];
   for (int i = 0; i < kPropRingPoints; ++i) {
-    const float a = 6.28318530718f * static_cast<float>(i) / kPropRingPoints;
+    const float a = glm::two_pi<float>() * static_cast<float>(i) / kPropRingPoints;
     const glm::vec3 p = state.camera.Project(PropRingPoint(*ring, a), w, h);
     points[i] = ImVec2(p.x * io.DisplaySize.x / w, p.y * io.DisplaySize.y / h);
   }

@@ -78,8 +78,7 @@ int HoveredBone(ViewerState& state, const Ray& ray) {
   }
   if (const PropRing* prop_ring = SelectedPropRing(state);
       prop_ring && !OnSelectedProp(state, ray)) {
-    PropTurn turn;
-    if (turn.Begin(ray, state.panel.props.selected, *prop_ring, 0.0f, 0.5f * handle)) {
+    if (RayNearRing(ray, *prop_ring, 0.5f * handle)) {
       state.hover_prop_ring = true;
       return -1;
     }

@@ -85,6 +85,15 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
       foot.ankle_target_ms = point_ms + normal_ms * foot.rest_ankle_height;
     };
     stand_on(hit->point_ms, hit->normal_ms);
+    // Stands the foot under the ankle, on the plane through `point_ms` with `normal_ms`
+    // (vertically below or above where the ankle's ray hit).
+    const auto stand_under_ankle = [&](const glm::vec3& point_ms, const glm::vec3& normal_ms) {
+      const glm::vec3 off = foot.hit_ms - point_ms;
+      stand_on(glm::vec3(foot.hit_ms.x,
+                         point_ms.y - (normal_ms.x * off.x + normal_ms.z * off.z) / normal_ms.y,
+                         foot.hit_ms.z),
+               normal_ms);
+    };
     // A surface under `point_ms` (the toe's, the heel's) higher than the sole's by more than
     // `min_step` carries the foot: it stands under the ankle, flat on that surface's plane. A
     // lower one leaves the sole where it is. Returns the hit, if any.
@@ -97,14 +106,8 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
           under_hit ? glm::dot(under_hit->point_ms - foot.hit_ms, foot.normal_ms) : 0.0f;
       *carried = under_hit && under_hit->normal_ms.y > 0.0f && step > min_step;
       if (*carried) {
-        // Under the ankle, on the surface's plane (vertically).
-        const glm::vec3& n = under_hit->normal_ms;
-        const glm::vec3 along = foot.hit_ms - under_hit->point_ms;
-        const glm::vec3 under(foot.hit_ms.x,
-                              under_hit->point_ms.y - (n.x * along.x + n.z * along.z) / n.y,
-                              foot.hit_ms.z);
         foot.prop = under_prop;
-        stand_on(under, n);
+        stand_under_ankle(under_hit->point_ms, under_hit->normal_ms);
       }
       return under_hit;
     };
@@ -112,24 +115,19 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
     // holding the foot's sideways axis level, under the ankle as carry_onto stands it.
     const auto straddle_sole = [&](const glm::vec3& heel_ms, const glm::vec3& toe_ms) {
       const glm::vec3 along = toe_ms - heel_ms;
-      const glm::vec3 sideways = glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), along);
-      glm::vec3 n = glm::cross(along, sideways);
+      const glm::vec3 n = glm::cross(along, glm::cross(glm::vec3(0.0f, 1.0f, 0.0f), along));
       if (glm::length(n) < 1e-9f || !(n.y > 0.0f)) return;
-      n = glm::normalize(n);
-      const glm::vec3 off = foot.hit_ms - heel_ms;
-      const glm::vec3 under(foot.hit_ms.x, heel_ms.y - (n.x * off.x + n.z * off.z) / n.y,
-                            foot.hit_ms.z);
-      stand_on(under, n);
+      stand_under_ankle(heel_ms, glm::normalize(n));
     };
     // The toe over a step's edge (the heel over the edge), then the heel likewise (a step behind
     // the foot, a kerb the heel would sink into; a heel over an edge hangs).
     if (toe >= 0) {
       const glm::vec3 rest_ankle = anim::PositionMs(facts_->rest, c.end);
       const glm::vec3 rest_toe_off = anim::PositionMs(facts_->rest, toe) - rest_ankle;
-      bool carried = false;
+      bool toe_carried = false;
       const std::optional<RayHit> toe_hit =
           carry_onto(foot.ankle_target_ms + foot.rotation_ms * glm::inverse(rest_ms) * rest_toe_off,
-                     kToeStepOfFoot * glm::length(rest_toe_off), &carried);
+                     kToeStepOfFoot * glm::length(rest_toe_off), &toe_carried);
       glm::vec3 back = -rest_toe_off;
       back.y = 0.0f;
       const float foot_length = glm::length(back);
@@ -144,7 +142,7 @@ void PosingSession::PlanGroundContact(const std::array<glm::vec3, 4>& before_bod
         // Carried onto the surface under the toe and back onto the one under the heel: the foot
         // straddles them (the low edge of a ramp: the heel on the floor, the toe on the ramp,
         // whose plane under the ankle is below the floor). The sole lies through both hits.
-        if (carried && foot.on_heel_surface && toe_hit && heel_hit)
+        if (toe_carried && foot.on_heel_surface && toe_hit && heel_hit)
           straddle_sole(heel_hit->point_ms, toe_hit->point_ms);
       }
     }
