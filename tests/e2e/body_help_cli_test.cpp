@@ -3,11 +3,14 @@
 // and no bone longer or shorter, on the bundled character and the shared ones (skipped when
 // absent); `--body-help off` leaves it short. The ladder scene (four contacts): no leg more than
 // 1 cm short of its rung, arms nearer straight than folded, knees on the climber's side of the
-// rungs.
+// rungs. Hands and feet on the floor (a crawl, a push-up): the body bends at the hips onto its
+// knees or into a plank rather than sinking, every limb on its target.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -159,6 +162,93 @@ TEST(BodyHelpCli, TheLadderClimberReaches) {
   const ProgramResult r = RunIkpose({"pose", "--scene", still.string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   CheckClimber(json::parse(r.out), "ladder.json");
+}
+
+// Both hands and both feet placed on the floor, as a user poses a crawl (hands most of a leg in
+// front of the standing feet) and a push-up (the feet 1.3 legs back, the hands a third of a
+// leg in front of where they stood), every target given relative to the rig's rest.
+void CheckFloorContacts(const std::string& file) {
+  const fs::path model = Model(file);
+  if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
+  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const json in = json::parse(info.out);
+  const double height = in["height"].get<double>();
+  const V forward = At(in["forward"]);
+  const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
+  const json& chains = in["chains"];
+  const auto joint = [&](const char* limb, int i) {
+    return chains[limb]["joints"][i].get<std::string>();
+  };
+  const auto length = [&](const char* limb) {
+    return chains[limb]["lengths"][0].get<double>() + chains[limb]["lengths"][1].get<double>();
+  };
+  const double leg = length("left_leg"), arm = length("left_arm");
+  const double floor_y =
+      std::min(rest.at(joint("left_leg", 2)).y, rest.at(joint("right_leg", 2)).y);
+  const std::string dir = MakeTempDir();
+  const std::pair<const char*, std::pair<double, double>> scenes[] = {{"crawl", {0.8, 0.0}},
+                                                                      {"push-up", {0.35, -1.3}}};
+  for (const auto& [name, placement] : scenes) {
+    SCOPED_TRACE(file + " " + name);
+    const auto [hands_ahead, feet_back] = placement;
+    json limbs;
+    for (const auto& [hand, foot] :
+         {std::pair{"left_arm", "left_leg"}, {"right_arm", "right_leg"}}) {
+      const V f = rest.at(joint(foot, 2));
+      const V s = rest.at(joint(hand, 0));
+      // The hand beside its shoulder (across the facing), ahead of its foot, on the floor.
+      V across = s - f;
+      across.y = 0.0;
+      const double along = across.x * forward.x + across.z * forward.z;
+      across = across - along * V{forward.x, 0.0, forward.z};
+      const V t_foot = f + feet_back * leg * forward;
+      const V t_hand = V{f.x, floor_y, f.z} + across + hands_ahead * leg * forward;
+      limbs[foot]["target"] = json::array({t_foot.x, t_foot.y, t_foot.z});
+      limbs[hand]["target"] = json::array({t_hand.x, t_hand.y, t_hand.z});
+    }
+    const std::string scene = dir + "/floor.json";
+    std::ofstream(scene) << json{{"model", model.generic_string()}, {"limbs", limbs}}.dump();
+    const ProgramResult r = RunIkpose({"pose", "--scene", scene, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
+    double tilt = 0.0;
+    for (const json& b : j["body_help"]["bones"])
+      if (b["name"] == in["humanoid"]["pelvis"]) tilt = b["deg"].get<double>();
+    EXPECT_GT(tilt, 5.0) << "the body bends at the hips";
+    const std::map<std::string, V> now = BonePositions(j["bones"], "position_ms");
+    const double hips = now.at(in["humanoid"]["pelvis"].get<std::string>()).y;
+    for (const auto& [limb, c] : j["chains"].items()) {
+      SCOPED_TRACE(limb);
+      EXPECT_LT(c["error"].get<double>(), 0.01 * height) << "on its target";
+      if (limb.find("leg") != std::string::npos) {
+        EXPECT_GT(At(c["b"]).y, floor_y - 0.08 * leg) << "the knee above the floor";
+        EXPECT_GT(hips - At(c["b"]).y, 0.1 * leg) << "the hips above the knees, not sunk";
+      } else {
+        const V shoulder = now.at(joint(limb.c_str(), 0));
+        const V off = At(c["c"]) - shoulder;
+        EXPECT_LT(std::hypot(off.x, off.z), 0.45 * arm) << "the hand under its shoulder";
+      }
+    }
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BodyHelpCli, HandsAndFeetOnTheFloorBundled) {
+  CheckFloorContacts("");
+}
+TEST(BodyHelpCli, HandsAndFeetOnTheFloorHumanMale) {
+  CheckFloorContacts("Mesh2MotionHumanMale/human-male.glb");
+}
+TEST(BodyHelpCli, HandsAndFeetOnTheFloorMaleBaseMesh) {
+  CheckFloorContacts("MaleBaseMesh/male_base_mesh.glb");
+}
+TEST(BodyHelpCli, HandsAndFeetOnTheFloorRobot) {
+  CheckFloorContacts("QuaterniusRobot/robot.glb");
+}
+TEST(BodyHelpCli, HandsAndFeetOnTheFloorCesiumMan) {
+  CheckFloorContacts("CesiumMan/CesiumMan.glb");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <tuple>
 
 #include "anim/knee_policy.h"
 #include "ik/rotation.h"
@@ -15,8 +17,13 @@ const BodyHelpTable kBodyHelp = {
     // about 60 deg.
     .arm_comfort = 0.92f,
     .leg_comfort = 0.85f,
+    // 0.5: a knee bent about 120 deg (a deep squat); the hips go no lower unless nothing else
+    // can bring the hands down.
+    .leg_fold = 0.5f,
     .plane_distance = 0.25f,
     .knee_clearance = 0.04f,
+    // A kneeling knee is about as high as the ankle; a twentieth of a leg lower is the floor.
+    .knee_floor = 0.05f,
     .arm_weight = 2.f,
     .leg_weight = 1.f,
     .reach_weight = 10.f,
@@ -25,6 +32,14 @@ const BodyHelpTable kBodyHelp = {
     .lateral_weight = 4.f,
     .shift_weight = 0.3f,
     .bend_weight = 0.8f,
+    // Bending at the hips, as far as hands on the floor in front of the feet ask (a standing
+    // body touches the floor with about 90 deg at the hips); leaning back little. It costs
+    // more than the spine's bend, so a climber stays upright and only a reach that the spine
+    // cannot make tilts the pelvis.
+    .support_weight = 1.f,
+    .tilt_forward_deg = 90.f,
+    .tilt_back_deg = 20.f,
+    .tilt_weight = 1.5f,
 };
 
 namespace {
@@ -35,6 +50,7 @@ constexpr int kMaxSpine = 8;  // spine bones turned (the ones nearest the chest 
 constexpr int kBisections = 24;
 constexpr int kProjections = 32;
 constexpr int kGaussNewtonSteps = 16;
+constexpr int kTiltStarts = 3;  // four contacts: from 0, a third and two thirds tilted forward
 
 bool IsArm(Limb limb) {
   return limb == Limb::kLeftArm || limb == Limb::kRightArm;
@@ -159,6 +175,94 @@ glm::vec3 PointInBalls(const std::vector<Ball>& balls) {
     if (inside) break;
   }
   return o;
+}
+
+// Damped Gauss-Newton from `x` on `residuals` (forward differences of `step`), x[6] (the
+// pelvis tilt) held within [-back, forward] or at 0; the cost it ends at.
+template <typename ResidualsFn, std::size_t N>
+float GaussNewton(const ResidualsFn& residuals, const std::array<float, N>& step, bool can_tilt,
+                  float back, float forward, std::array<float, N>& x) {
+  using Params = std::array<float, N>;
+  constexpr int kParams = static_cast<int>(N);
+  const auto cost = [](const auto& r) {
+    float c = 0.f;
+    for (float v : r) c += v * v;
+    return c;
+  };
+  auto r = residuals(x);
+  using Residuals = decltype(r);
+  constexpr int kResiduals = static_cast<int>(std::tuple_size_v<Residuals>);
+  float c = cost(r);
+  float damping = 1e-3f;
+  for (int it = 0; it < kGaussNewtonSteps; ++it) {
+    std::array<Residuals, kParams> jac{};
+    for (int p = 0; p < kParams; ++p) {
+      Params xp = x;
+      xp[static_cast<std::size_t>(p)] += step[static_cast<std::size_t>(p)];
+      const Residuals rp = residuals(xp);
+      for (int i = 0; i < kResiduals; ++i)
+        jac[p][i] = (rp[i] - r[i]) / step[static_cast<std::size_t>(p)];
+    }
+    // (J^T J + damping diag) dx = -J^T r, by Gaussian elimination with partial pivoting.
+    float a[kParams][kParams + 1];
+    for (int p = 0; p < kParams; ++p) {
+      for (int q = 0; q < kParams; ++q) {
+        float s = 0.f;
+        for (int i = 0; i < kResiduals; ++i) s += jac[p][i] * jac[q][i];
+        a[p][q] = s;
+      }
+      float g = 0.f;
+      for (int i = 0; i < kResiduals; ++i) g += jac[p][i] * r[i];
+      a[p][kParams] = -g;
+    }
+    bool improved = false;
+    for (int attempt = 0; attempt < 10 && !improved; ++attempt) {
+      float m[kParams][kParams + 1];
+      for (int p = 0; p < kParams; ++p) {
+        for (int q = 0; q <= kParams; ++q) m[p][q] = a[p][q];
+        m[p][p] += damping * (1.f + a[p][p]);
+      }
+      Params dx{};
+      bool singular = false;
+      for (int col = 0; col < kParams && !singular; ++col) {
+        int best = col;
+        for (int row = col + 1; row < kParams; ++row)
+          if (std::abs(m[row][col]) > std::abs(m[best][col])) best = row;
+        if (std::abs(m[best][col]) < 1e-12f) {
+          singular = true;
+          break;
+        }
+        for (int q = 0; q <= kParams; ++q) std::swap(m[col][q], m[best][q]);
+        for (int row = col + 1; row < kParams; ++row) {
+          const float f = m[row][col] / m[col][col];
+          for (int q = col; q <= kParams; ++q) m[row][q] -= f * m[col][q];
+        }
+      }
+      if (singular) break;
+      for (int row = kParams - 1; row >= 0; --row) {
+        float s = m[row][kParams];
+        for (int q = row + 1; q < kParams; ++q) s -= m[row][q] * dx[static_cast<std::size_t>(q)];
+        dx[static_cast<std::size_t>(row)] = s / m[row][row];
+      }
+      Params xn = x;
+      for (int p = 0; p < kParams; ++p)
+        xn[static_cast<std::size_t>(p)] += dx[static_cast<std::size_t>(p)];
+      xn[6] = can_tilt ? std::clamp(xn[6], -back, forward) : 0.f;
+      const Residuals rn = residuals(xn);
+      const float cn = cost(rn);
+      if (std::isfinite(cn) && cn < c) {
+        x = xn;
+        r = rn;
+        c = cn;
+        damping = std::max(1e-6f, damping * 0.3f);
+        improved = true;
+      } else {
+        damping *= 4.f;
+      }
+    }
+    if (!improved) break;
+  }
+  return c;
 }
 
 float LimbLength(const anim::LimbChain& chain) {
@@ -292,12 +396,20 @@ class BodySolver {
     ShiftPelvis(pull * shift);
   }
 
-  // The knee where the natural policy would put it for a hip at `hip_ms` (the leg's current
-  // knee carried by the same shift), the end on `end_ms`.
-  glm::vec3 PredictKnee(Limb limb, const glm::vec3& shift, const glm::vec3& end_ms) const {
+  // The pelvis moved as a whole: turned by `tilt` about its joint `pivot`, then shifted.
+  struct PelvisMove {
+    glm::vec3 pivot{0.f};
+    glm::quat tilt{1.f, 0.f, 0.f, 0.f};
+    glm::vec3 shift{0.f};
+    glm::vec3 operator()(const glm::vec3& p) const { return pivot + tilt * (p - pivot) + shift; }
+  };
+
+  // The knee where the natural policy would put it for the leg's hip carried by `move` (the
+  // leg's current knee carried the same way), the end on `end_ms`.
+  glm::vec3 PredictKnee(Limb limb, const PelvisMove& move, const glm::vec3& end_ms) const {
     const anim::LimbChain& leg = chain(limb);
-    const glm::vec3 hip = Root(limb) + shift;
-    const glm::vec3 knee = anim::PositionMs(pose_, leg.lower) + shift;
+    const glm::vec3 hip = move(Root(limb));
+    const glm::vec3 knee = move(anim::PositionMs(pose_, leg.lower));
     const float l1 = leg.upper_length, l2 = leg.lower_length;
     const glm::vec3 axis = end_ms - hip;
     const float d = std::clamp(glm::length(axis), std::abs(l1 - l2) + 1e-5f, l1 + l2 - 1e-5f);
@@ -306,16 +418,16 @@ class BodySolver {
     glm::vec3 dir(0.f);
     const int parent = model_.skeleton.parents[static_cast<std::size_t>(leg.upper)];
     if (leg.natural.valid) {
-      anim::SwivelChoice choice =
-          anim::ChooseSwivel(leg.natural, glm::mat3_cast(anim::RotationMs(pose_, parent)), hip,
-                             knee, end_ms, l1 + l2, 0.f);
+      anim::SwivelChoice choice = anim::ChooseSwivel(
+          leg.natural, glm::mat3_cast(move.tilt * anim::RotationMs(pose_, parent)), hip, knee,
+          end_ms, l1 + l2, 0.f);
       if (plane_.valid) {
         anim::KneeClearance clear;
         clear.valid = true;
         clear.point_ms = plane_.point_ms;
         clear.normal_ms = plane_.normal_ms;
         clear.clearance = kBodyHelp.knee_clearance * (l1 + l2);
-        const glm::vec3 across = Root(Limb::kLeftLeg) - Root(Limb::kRightLeg);
+        const glm::vec3 across = move(Root(Limb::kLeftLeg)) - move(Root(Limb::kRightLeg));
         if (glm::length(across) > 1e-6f) {
           clear.outward_ms = glm::normalize(limb == Limb::kLeftLeg ? across : -across);
           anim::KeepKneeBehind(clear, hip, end_ms, l1, l2, &choice);
@@ -332,7 +444,19 @@ class BodySolver {
     return hip + x * u + h * dir;
   }
 
-  // Four contacts: pelvis offset and one spine bend by damped Gauss-Newton (see the header).
+  // True when turning the pelvis carries every limb's root and the spine (the thighs hang
+  // from it, as in most rigs; some hang the legs from a bone beside it).
+  bool PelvisCarriesTheBody() const {
+    for (Limb limb : anim::kLimbs)
+      if (!model_.skeleton.IsAncestorOrSelf(pelvis_, chain(limb).upper)) return false;
+    for (int i = 0; i < spine_.count; ++i)
+      if (!model_.skeleton.IsAncestorOrSelf(pelvis_, spine_.bones[static_cast<std::size_t>(i)]))
+        return false;
+    return true;
+  }
+
+  // Four contacts: pelvis offset, one spine bend and (on the floor) a pelvis tilt by damped
+  // Gauss-Newton (see the header).
   void FourContacts() {
     float leg = 0.f;
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
@@ -346,13 +470,43 @@ class BodySolver {
         glm::length(across) > 1e-6f ? glm::normalize(across) : glm::vec3(1.f, 0.f, 0.f);
     std::array<glm::vec3, 4> roots{};
     for (Limb limb : anim::kLimbs) roots[static_cast<std::size_t>(limb)] = Root(limb);
+    // The pelvis tilts forward (bending at the hips, as hands on the floor ask) or back about
+    // the hip-to-hip line, when turning it carries the whole body.
+    const bool on_floor = !plane_.valid;
+    const bool can_tilt = on_floor && PelvisCarriesTheBody();
+    const float tilt_forward = glm::radians(kBodyHelp.tilt_forward_deg);
+    const float tilt_back = glm::radians(kBodyHelp.tilt_back_deg);
+    const auto move_of = [&](const auto& x) {
+      const float tilt = can_tilt ? std::clamp(x[6], -tilt_back, tilt_forward) : 0.f;
+      return PelvisMove{pelvis_ms, glm::angleAxis(tilt, side_ms), glm::vec3(x[0], x[1], x[2])};
+    };
 
-    constexpr int kParams = 6;
-    constexpr int kResiduals = 4 * 2 + 2 + 1 + 6;
+    // The body's facing and down as the pelvis carries them (its turn from the rest, which
+    // the user's body turn may have changed), for the legs' swing at the hips.
+    glm::quat pelvis_rest_ms(1.f, 0.f, 0.f, 0.f);
+    for (int b = pelvis_; b >= 0; b = model_.skeleton.parents[static_cast<std::size_t>(b)])
+      pelvis_rest_ms =
+          model_.skeleton.rest_ls[static_cast<std::size_t>(b)].rotation * pelvis_rest_ms;
+    const glm::quat body_turn_ms =
+        anim::RotationMs(pose_, pelvis_) * glm::inverse(glm::normalize(pelvis_rest_ms));
+    const glm::vec3 facing0_ms = body_turn_ms * map_.facing_ms;
+    const glm::vec3 down0_ms = body_turn_ms * glm::vec3(0.f, -1.f, 0.f);
+    const anim::JointRange hip_range = anim::TableRange(anim::JointPart::kHip);
+    const float hip_flexion = glm::radians(hip_range.toward_deg);
+    const float hip_extension = glm::radians(hip_range.away_deg);
+
+    // The lowest foot's contact, less a twentieth of a leg: the knees stay above it.
+    float floor_y = std::numeric_limits<float>::infinity();
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
+      floor_y = std::min(floor_y, goal(limb).end_ms.y - kBodyHelp.knee_floor * leg);
+
+    constexpr int kParams = 7;
+    constexpr int kResiduals = 4 * 3 + 2 + 1 + 6 + 1 + 2;
     using Params = std::array<float, kParams>;
     using Residuals = std::array<float, kResiduals>;
     const auto residuals = [&](const Params& x) {
-      const glm::vec3 shift(x[0], x[1], x[2]);
+      const PelvisMove move = move_of(x);
+      const glm::vec3& shift = move.shift;
       const glm::vec3 bend(x[3], x[4], x[5]);
       const auto turns = spine_.Split(bend);
       Residuals r{};
@@ -361,20 +515,47 @@ class BodySolver {
         const BodyGoal& g = goal(limb);
         const float w = std::sqrt(std::clamp(g.weight * g.pull, 0.f, 1.f));
         const glm::vec3 root0 = roots[static_cast<std::size_t>(limb)];
-        const glm::vec3 root = (IsArm(limb) ? spine_.Carry(turns, root0) : root0) + shift;
+        const glm::vec3 root = move(IsArm(limb) ? spine_.Carry(turns, root0) : root0);
         const float frac = glm::length(g.end_ms - root) / LimbLength(chain(limb));
         const bool arm = IsArm(limb);
         r[k++] = w * (arm ? kBodyHelp.arm_weight * (frac - kBodyHelp.arm_comfort)
                           : kBodyHelp.leg_weight * (frac - kBodyHelp.leg_comfort));
-        r[k++] = kBodyHelp.reach_weight * w * std::max(0.f, frac - 0.985f);  // reach, with room
+        // On the floor, a hand bears weight under its shoulder, not out in front of it.
+        const glm::vec3 off = g.end_ms - root;
+        r[k++] = on_floor && arm
+                     ? kBodyHelp.support_weight * w * glm::length(glm::vec2(off.x, off.z)) /
+                           LimbLength(chain(limb))
+                     : 0.f;
+        // Within reach, with room; on the floor, a leg not folded past kBodyHelp.leg_fold.
+        const float fold = on_floor && !arm ? std::max(0.f, kBodyHelp.leg_fold - frac) : 0.f;
+        r[k++] = kBodyHelp.reach_weight * w * (std::max(0.f, frac - 0.985f) + fold);
       }
+      // Each leg within the hip's flexion and extension, seen from the side of the tilted
+      // pelvis: feet behind an upright pelvis ask the hips to bend, not to sink.
+      const glm::vec3 facing = move.tilt * facing0_ms, down = move.tilt * down0_ms;
+      for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+        const BodyGoal& g = goal(limb);
+        const float w = std::sqrt(std::clamp(g.weight * g.pull, 0.f, 1.f));
+        const glm::vec3 v = g.end_ms - move(roots[static_cast<std::size_t>(limb)]);
+        const float swing = std::atan2(glm::dot(v, facing), glm::dot(v, down));
+        r[k++] =
+            on_floor
+                ? kBodyHelp.reach_weight * w *
+                      (std::max(0.f, swing - hip_flexion) + std::max(0.f, -swing - hip_extension))
+                : 0.f;
+      }
+      // Knees on the climber's side of the rungs, and none below the feet (a knee on the
+      // floor is about as low as an ankle).
       for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
         const BodyGoal& g = goal(limb);
         float through = 0.f;
-        if (plane_.valid && g.weight > 0.f) {
-          const glm::vec3 knee = PredictKnee(limb, shift, g.end_ms);
-          const float side = glm::dot(knee - plane_.point_ms, plane_.normal_ms) / leg;
-          through = std::max(0.f, kBodyHelp.knee_clearance - side);
+        if (g.weight > 0.f) {
+          const glm::vec3 knee = PredictKnee(limb, move, g.end_ms);
+          if (plane_.valid) {
+            const float side = glm::dot(knee - plane_.point_ms, plane_.normal_ms) / leg;
+            through = std::max(0.f, kBodyHelp.knee_clearance - side);
+          }
+          if (on_floor) through += std::max(0.f, floor_y - knee.y) / leg;
         }
         r[k++] = kBodyHelp.knee_weight * through;
       }
@@ -390,89 +571,37 @@ class BodySolver {
       r[k++] = 0.f;
       for (int i = 3; i < 6; ++i)
         r[k++] = kBodyHelp.bend_weight * x[static_cast<std::size_t>(i)] / spine_range;
+      r[k++] = can_tilt ? kBodyHelp.tilt_weight * std::clamp(x[6], -tilt_back, tilt_forward) /
+                              tilt_forward
+                        : 0.f;
       return r;
     };
-    const auto cost = [](const Residuals& r) {
-      float c = 0.f;
-      for (float v : r) c += v * v;
-      return c;
-    };
-    Params x{};
-    Residuals r = residuals(x);
-    float c = cost(r);
-    float damping = 1e-3f;
-    const std::array<float, kParams> step = {1e-4f * leg, 1e-4f * leg, 1e-4f * leg,
+    const std::array<float, kParams> step = {1e-4f * leg, 1e-4f * leg, 1e-4f * leg, 1e-4f,
                                              1e-4f,       1e-4f,       1e-4f};
-    for (int it = 0; it < kGaussNewtonSteps; ++it) {
-      std::array<Residuals, kParams> jac{};
-      for (int p = 0; p < kParams; ++p) {
-        Params xp = x;
-        xp[static_cast<std::size_t>(p)] += step[static_cast<std::size_t>(p)];
-        const Residuals rp = residuals(xp);
-        for (int i = 0; i < kResiduals; ++i)
-          jac[p][i] = (rp[i] - r[i]) / step[static_cast<std::size_t>(p)];
+    // From the body as it stands and, when the pelvis can tilt, from it bent at the hips: hands
+    // placed on the floor pull an upright body down onto its knees, which is a nearer minimum
+    // than bending over. The lowest cost wins; ties go to the earlier start (the upright one).
+    Params best{};
+    float best_cost = std::numeric_limits<float>::infinity();
+    const int starts = can_tilt ? kTiltStarts : 1;
+    for (int start = 0; start < starts; ++start) {
+      Params x{};
+      x[6] = tilt_forward * static_cast<float>(start) / static_cast<float>(kTiltStarts);
+      float c = GaussNewton(residuals, step, can_tilt, tilt_back, tilt_forward, x);
+      if (c < best_cost) {
+        best_cost = c;
+        best = x;
       }
-      // (J^T J + damping diag) dx = -J^T r, by Gaussian elimination with partial pivoting.
-      float a[kParams][kParams + 1];
-      for (int p = 0; p < kParams; ++p) {
-        for (int q = 0; q < kParams; ++q) {
-          float s = 0.f;
-          for (int i = 0; i < kResiduals; ++i) s += jac[p][i] * jac[q][i];
-          a[p][q] = s;
-        }
-        float g = 0.f;
-        for (int i = 0; i < kResiduals; ++i) g += jac[p][i] * r[i];
-        a[p][kParams] = -g;
-      }
-      bool improved = false;
-      for (int attempt = 0; attempt < 10 && !improved; ++attempt) {
-        float m[kParams][kParams + 1];
-        for (int p = 0; p < kParams; ++p) {
-          for (int q = 0; q <= kParams; ++q) m[p][q] = a[p][q];
-          m[p][p] += damping * (1.f + a[p][p]);
-        }
-        Params dx{};
-        bool singular = false;
-        for (int col = 0; col < kParams && !singular; ++col) {
-          int best = col;
-          for (int row = col + 1; row < kParams; ++row)
-            if (std::abs(m[row][col]) > std::abs(m[best][col])) best = row;
-          if (std::abs(m[best][col]) < 1e-12f) {
-            singular = true;
-            break;
-          }
-          for (int q = 0; q <= kParams; ++q) std::swap(m[col][q], m[best][q]);
-          for (int row = col + 1; row < kParams; ++row) {
-            const float f = m[row][col] / m[col][col];
-            for (int q = col; q <= kParams; ++q) m[row][q] -= f * m[col][q];
-          }
-        }
-        if (singular) break;
-        for (int row = kParams - 1; row >= 0; --row) {
-          float s = m[row][kParams];
-          for (int q = row + 1; q < kParams; ++q) s -= m[row][q] * dx[static_cast<std::size_t>(q)];
-          dx[static_cast<std::size_t>(row)] = s / m[row][row];
-        }
-        Params xn = x;
-        for (int p = 0; p < kParams; ++p)
-          xn[static_cast<std::size_t>(p)] += dx[static_cast<std::size_t>(p)];
-        const Residuals rn = residuals(xn);
-        const float cn = cost(rn);
-        if (std::isfinite(cn) && cn < c) {
-          x = xn;
-          r = rn;
-          c = cn;
-          damping = std::max(1e-6f, damping * 0.3f);
-          improved = true;
-        } else {
-          damping *= 4.f;
-        }
-      }
-      if (!improved) break;
     }
+    const Params& x = best;
     const glm::vec3 bend(x[3], x[4], x[5]);
     spine_.Apply(spine_.Split(bend), pose_);
-    ShiftPelvis(glm::vec3(x[0], x[1], x[2]));
+    const PelvisMove move = move_of(x);
+    if (move.tilt != glm::quat(1.f, 0.f, 0.f, 0.f)) {
+      TurnBoneMs(model_.skeleton, pelvis_, move.tilt, pose_);
+      spine_.Measure(model_, pose_);
+    }
+    ShiftPelvis(move.shift);
   }
 
   void Report() {
@@ -482,6 +611,7 @@ class BodySolver {
         bones.push_back(map_.clavicles[static_cast<std::size_t>(side)]);
     }
     bones.insert(bones.end(), map_.spine.begin(), map_.spine.end());
+    bones.push_back(pelvis_);
     std::sort(bones.begin(), bones.end());
     bones.erase(std::unique(bones.begin(), bones.end()), bones.end());
     for (int bone : bones) {

@@ -7,7 +7,11 @@
 //      Gauss-Newton steps that bring every limb near a comfortable fraction of its length
 //      (kComfortFraction), keep every limb within reach, keep the predicted knees on the
 //      climber's side of the contacts' plane (a ladder's rungs) and the pelvis near a third of
-//      a leg from it, and move as little as that allows. Each contact counts by how firmly it
+//      a leg from it, and move as little as that allows. On the floor (no such plane: a crawl,
+//      a push-up) the pelvis may also tilt about the hip-to-hip line, within the hips'
+//      flexion and extension, hands bear weight under their shoulders and no knee goes
+//      below the feet; it starts upright and bent a third and two thirds of the way, and
+//      keeps the lowest cost, since from upright alone hands on the floor sink the body. Each contact counts by how firmly it
 //      holds (a clip's limb blending onto a rung counts by its blend), so the pelvis moves
 //      smoothly as holds change.
 //   2. A foot target beyond reach shifts the pelvis toward it (lower, usually), as little as
@@ -17,8 +21,8 @@
 //      spread over its bones, each within its joint range), then the pelvis (shifted toward
 //      the target while the held feet stay within reach: it drops when the legs must bend).
 // Each limb's "pull body" weight (0..1) scales the help it asks for; 0 asks none.
-// The turns are rotations about the bones' own joints and the pelvis moves by translation, so
-// no bone changes length. Feet held by the caller (given or pinned) are solved afterwards on
+// The turns are rotations about the bones' own joints and the pelvis moves by translation
+// (and, on the floor, a tilt about its joint), so no bone changes length. Feet held by the caller (given or pinned) are solved afterwards on
 // their targets, which the pelvis move does not carry.
 // Why: a straight arm that stops short of its target, or a climber hanging back from the
 // ladder with folded arms, is what a rigid torso gives; people lean, reach and drop their hips.
@@ -49,8 +53,10 @@ struct BodyHelpTable {
   // Four contacts: a natural bend (root to end over the limb's length) per arm and leg.
   float arm_comfort;
   float leg_comfort;
+  float leg_fold;        // a leg folded closer than this (root to end over its length) costs
   float plane_distance;  // pelvis from the contacts' plane, in leg lengths
   float knee_clearance;  // knees this far (leg lengths) on the climber's side of it
+  float knee_floor;      // knees no lower than this (leg lengths) under the lowest foot
   // How much each wish counts against the others (residual weights).
   float arm_weight;
   float leg_weight;
@@ -60,6 +66,11 @@ struct BodyHelpTable {
   float lateral_weight;  // sideways pelvis shift, per leg length
   float shift_weight;    // any other pelvis shift, per leg length
   float bend_weight;     // spine bend, per the spine's flexion range
+  float support_weight;  // on the floor: a hand's distance out from under its shoulder
+  // Four contacts: the pelvis may tilt about the hip-to-hip line this far (degrees).
+  float tilt_forward_deg;
+  float tilt_back_deg;
+  float tilt_weight;  // per tilt_forward_deg
 };
 extern const BodyHelpTable kBodyHelp;
 
