@@ -118,7 +118,8 @@ struct ViewerState {
   render::ThumbnailPainter thumbnail_painter;
   std::map<std::string, std::unique_ptr<render::ImageTexture>> thumbnails;
   std::vector<std::unique_ptr<render::ImageTexture>> retired_thumbnails;  // freed next frame
-  std::array<std::unique_ptr<render::ImageTexture>, 6> ready_thumbnails;  // scene::kReadyPoses
+  std::array<std::unique_ptr<render::ImageTexture>, scene::kReadyPoses.size()>
+      ready_thumbnails;        // scene::kReadyPoses
   anim::DebugDraw grid_lines;  // recorded each frame, kept to reuse their storage
   anim::DebugDraw overlay_lines;
   LoadedModel loaded;

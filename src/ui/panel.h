@@ -15,6 +15,7 @@
 #include "scene/files/pose_library.h"
 #include "scene/session/hand_pose.h"
 #include "scene/session/posing_session.h"
+#include "scene/session/ready_poses.h"
 #include "scene/session/undo_history.h"
 #include "scene/trace/stability.h"
 #include "scene/view/overlays.h"
@@ -41,11 +42,12 @@ struct LibraryPanel {
 
 // The ready poses (scene/session/ready_poses.h): their thumbnails from the app, the one chosen.
 struct ReadyPanel {
-  std::array<void*, 6> thumbnails{};  // ImTextureID per scene::kReadyPoses entry, null: none yet
-  int chosen = -1;                    // kReadyPoses[chosen] was the last one clicked
-  bool shown = false;                 // set by the panel: the section is open this frame
-  bool stale = true;                  // set by the app: thumbnails for this model not drawn yet
-  std::string note;                   // the last apply's problem, if any
+  std::array<void*, scene::kReadyPoses.size()>
+      thumbnails{};    // ImTextureID per scene::kReadyPoses entry, null: none yet
+  int chosen = -1;     // kReadyPoses[chosen] was the last one clicked
+  bool shown = false;  // set by the panel: the section is open this frame
+  bool stale = true;   // set by the app: thumbnails for this model not drawn yet
+  std::string note;    // the last apply's problem, if any
 };
 
 // The hands section: per arm its sliders (an edit makes a cmd::PoseHand).

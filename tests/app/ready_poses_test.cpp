@@ -1,7 +1,8 @@
 // Ready poses on real characters: the bundled one and every humanoid in ../shared/models (skipped,
 // saying so, when absent). Each pose reaches every target it sets and looks like its name: the
 // pelvis drops to sit, a knee goes down to kneel, the feet part to run, the hands rise above the
-// head to reach up, the climb puts hands and feet on rungs.
+// head to reach up, the climb puts hands and feet on rungs, the crawl and the push-up put them on
+// the floor and the body comes down to them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -129,6 +130,44 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   EXPECT_GT(glm::dot(ladder.base_ms - climb->BodyPositionMs(), forward), 0.0f)
       << "the rungs are in front of the pelvis";
   EXPECT_LT(behind, height_ / 5.4f) << "the pelvis hangs back from the rungs";
+
+  // On all fours: the four contacts bring the body down to hands and feet on the floor.
+  const auto ahead = [&](const PosingSession& s, Limb arm, Limb leg_limb) {
+    return glm::dot(End(s, arm) - End(s, leg_limb), forward);
+  };
+  const auto crawl = Posed(ReadyPose::kCrawl);
+  EXPECT_LT(PelvisY(*crawl), standing - 0.4f * leg) << "crawling lowers the pelvis";
+  for (Limb l : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    EXPECT_LT(anim::PositionMs(crawl->pose(), model_.chains[l].lower).y, floor_y + 0.15f * leg)
+        << "crawling: the " << anim::LimbName(l) << " knee down by the floor";
+  }
+  EXPECT_GT(ahead(*crawl, Limb::kLeftArm, Limb::kLeftLeg), 0.8f * leg) << "hands ahead";
+  const auto push_up = Posed(ReadyPose::kPushUp);
+  EXPECT_LT(PelvisY(*push_up), standing - 0.5f * leg) << "a push-up lowers the pelvis";
+  EXPECT_GT(ahead(*push_up, Limb::kRightArm, Limb::kRightLeg), 1.2f * leg)
+      << "a push-up: the hands well ahead of the feet";
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    EXPECT_NEAR(End(*push_up, arm).y, floor_y, 0.02f * leg) << "hands on the floor";
+  }
+}
+
+// The panel applies one ready pose after another to the same session (and draws every
+// thumbnail that way): each poses as it does from a fresh one, whatever came before it (a
+// composed pose leaves its limbs asking no help of the body).
+TEST_P(ReadyPoseModel, APoseAfterAnotherPosesAsFromAFreshSession) {
+  for (ReadyPose pose : kReadyPoses) {
+    SCOPED_TRACE(ReadyPoseName(pose));
+    const auto fresh = Posed(pose);
+    const auto after = Posed(ReadyPose::kReachUp);
+    std::string error;
+    ASSERT_TRUE(ApplyReadyPose(*after, pose, &error)) << error;
+    EXPECT_NEAR(glm::distance(after->BodyPositionMs(), fresh->BodyPositionMs()), 0.0f,
+                1e-4f * height_);
+    for (Limb limb : anim::kLimbs) {
+      EXPECT_NEAR(glm::distance(End(*after, limb), End(*fresh, limb)), 0.0f, 1e-4f * height_)
+          << anim::LimbName(limb);
+    }
+  }
 }
 
 TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {

@@ -40,6 +40,10 @@ Carriage CarriageOf(ReadyPose pose) {
       return {0.0f, -15.0f};  // looking up the ladder
     case ReadyPose::kReachUp:
       return {-5.0f, -20.0f};  // arching a little, looking at the hands
+    case ReadyPose::kCrawl:
+      return {0.0f, -30.0f};  // the body solve bends the back; the head looks ahead
+    case ReadyPose::kPushUp:
+      return {0.0f, -20.0f};
   }
   return {0.0f, 0.0f};
 }
@@ -133,6 +137,10 @@ const char* ReadyPoseName(ReadyPose pose) {
       return "climb a rung";
     case ReadyPose::kReachUp:
       return "reach up";
+    case ReadyPose::kCrawl:
+      return "crawl";
+    case ReadyPose::kPushUp:
+      return "push up";
   }
   return "";
 }
@@ -176,6 +184,9 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   session.edits.body = BodyMove{};
   session.edits.ladder_enabled = false;
   session.ResetTargets();
+  // Every limb asks the body's help as a new limb does (a previous ready pose set it to 0);
+  // the composed poses take it back at the end.
+  for (Limb limb : anim::kLimbs) session.target(limb).pull_body = LimbTarget{}.pull_body;
   Carry(session, pose, f.left);
   session.Evaluate();
 
@@ -204,6 +215,29 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
     const float keep = 0.2f * length(Limb::kLeftLeg);
     if (to_rungs > keep) ankle += (to_rungs - keep) * f.forward;
     Place(session, Limb::kLeftLeg, ankle, ankle, 0.0f);
+  };
+  // Hands and feet on the floor (model units along the facing): placed as they are, not brought
+  // within reach of the standing body; the four contacts bring the body to them.
+  // The hips' middle to the shoulders' middle at rest (a leg when the arms are missing).
+  float torso = length(Limb::kLeftLeg);
+  if (session.target(Limb::kLeftArm).available && session.target(Limb::kRightArm).available) {
+    torso =
+        glm::length(0.5f * (f.root_ms[Index(Limb::kLeftArm)] + f.root_ms[Index(Limb::kRightArm)]) -
+                    0.5f * (f.root_ms[Index(Limb::kLeftLeg)] + f.root_ms[Index(Limb::kRightLeg)]));
+  }
+  const auto on_all_fours = [&](float hands_ahead, float feet_back) {
+    for (Limb arm : arms) {
+      const Limb leg_limb = IsLeft(arm) ? Limb::kLeftLeg : Limb::kRightLeg;
+      const glm::vec3 foot = f.end_ms[Index(leg_limb)];
+      const glm::vec3 foot_target = foot - feet_back * f.forward;
+      Place(session, leg_limb, foot_target, foot_target, 0.0f);
+      if (!session.target(arm).available) continue;
+      // Beside its shoulder: the shoulder's offset from the foot, across the facing only.
+      const glm::vec3 shoulder = f.root_ms[Index(arm)];
+      const float across = glm::dot(shoulder - foot, f.left);
+      const glm::vec3 hand = on_floor(foot + across * f.left + hands_ahead * f.forward);
+      Place(session, arm, hand, hand, 0.0f);
+    }
   };
   // Every target within 97% of its limb's length from its root (after the body moved).
   const auto place = [&](Limb limb, const glm::vec3& target_ms) {
@@ -299,12 +333,25 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
                        length(arm) * (0.96f * f.up + 0.15f * f.forward + 0.05f * out(arm)));
       }
       break;
+    case ReadyPose::kCrawl:
+      // On hands and knees: the feet where they stand, the hands on the floor a shin and a
+      // torso in front of them (knees a shin ahead of the feet, the back about level), each
+      // beside its shoulder; the four contacts bend the body down to them.
+      on_all_fours(f.lower[Index(Limb::kLeftLeg)] + torso, 0.0f);
+      break;
+    case ReadyPose::kPushUp:
+      // A plank: hands and feet a leg and a torso apart, the feet 0.6 of that behind where
+      // they stood.
+      on_all_fours(0.35f * (length(Limb::kLeftLeg) + torso),
+                   0.55f * (length(Limb::kLeftLeg) + torso));
+      break;
   }
   // A ready pose is composed whole, torso included, with every target within reach: the body's
   // help would only rearrange it (four placed limbs would move the pelvis and bend the spine to
   // ease them). Its limbs ask none (shown as "pull body 0"; raise it to let a limb pull); the
-  // climb's hands and feet hold rungs, and there the four contacts place the pelvis.
-  if (pose != ReadyPose::kClimbARung) {
+  // climb's hands and feet hold rungs, and the crawl's and push-up's are on the floor: there the
+  // four contacts place the pelvis.
+  if (pose != ReadyPose::kClimbARung && pose != ReadyPose::kCrawl && pose != ReadyPose::kPushUp) {
     for (Limb limb : anim::kLimbs) session.target(limb).pull_body = 0.0f;
   }
   session.Evaluate();

@@ -1,5 +1,5 @@
-// Ready poses: stand, sit on a box, kneel, run, climb a rung, reach up, for any humanoid whose
-// limbs were detected (anim/chains.h).
+// Ready poses: stand, sit on a box, kneel, run, climb a rung, reach up, crawl, push up, for any
+// humanoid whose limbs were detected (anim/chains.h).
 //
 // What: each pose is placed from the rig's own measures, not stored rotations: the hips and
 // shoulders at rest, each limb's two lengths, the body bone (the pelvis both legs hang from) and
@@ -21,17 +21,17 @@
 
 namespace ikpose::scene {
 
-enum class ReadyPose { kStand, kSitOnABox, kKneel, kRun, kClimbARung, kReachUp };
-inline constexpr std::array<ReadyPose, 6> kReadyPoses = {
-    ReadyPose::kStand, ReadyPose::kSitOnABox,  ReadyPose::kKneel,
-    ReadyPose::kRun,   ReadyPose::kClimbARung, ReadyPose::kReachUp};
+enum class ReadyPose { kStand, kSitOnABox, kKneel, kRun, kClimbARung, kReachUp, kCrawl, kPushUp };
+inline constexpr std::array<ReadyPose, 8> kReadyPoses = {
+    ReadyPose::kStand,      ReadyPose::kSitOnABox, ReadyPose::kKneel, ReadyPose::kRun,
+    ReadyPose::kClimbARung, ReadyPose::kReachUp,   ReadyPose::kCrawl, ReadyPose::kPushUp};
 
-// "stand", "sit on a box", "kneel", "run", "climb a rung", "reach up".
+// "stand", "sit on a box", "kneel", "run", "climb a rung", "reach up", "crawl", "push up".
 const char* ReadyPoseName(ReadyPose pose);
 // A name as above, with hyphens or underscores for the spaces ("sit-on-a-box" on a command
 // line). False for any other.
 bool ParseReadyPose(std::string_view name, ReadyPose* pose);
-// "stand, sit-on-a-box, kneel, run, climb-a-rung, reach-up": for messages.
+// "stand, sit-on-a-box, kneel, run, climb-a-rung, reach-up, crawl, push-up": for messages.
 std::string ReadyPoseChoices();
 
 // Poses `session` (from its rest: turns, body, ladder and targets are reset first). False, and
