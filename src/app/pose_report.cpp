@@ -79,6 +79,7 @@ asset::Json BodyHelpJson(const scene::PosingSession& session) {
   return {{"enabled", session.edits.body_help},
           {"four_contacts", help.four_contacts},
           {"pelvis_offset", asset::ToJson(help.pelvis_offset_ms)},
+          {"pelvis_tilt_deg", asset::Clean(help.pelvis_tilt_deg)},
           {"bones", bones},
           {"pull", pull}};
 }

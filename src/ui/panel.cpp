@@ -642,8 +642,9 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     }
     const scene::BodyHelpReport& help = session->body_help_report();
     if (help.moved_pelvis() || !help.bones.empty()) {
-      ImGui::TextDisabled("helped: pelvis %.3f, %d bone(s)",
+      ImGui::TextDisabled("helped: pelvis %.3f, tilted %.0f deg, %d bone(s)",
                           static_cast<double>(glm::length(help.pelvis_offset_ms)),
+                          static_cast<double>(help.pelvis_tilt_deg),
                           static_cast<int>(help.bones.size()));
     }
     ImGui::Checkbox("joints stop at their range", &session->edits.limits);

@@ -6,6 +6,7 @@
 // arms, feet turned out, a fighting-stance rest and centimetre units.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "asset/load_model.h"
 #include "model_checks.h"
 #include "scene/session/posing_session.h"
+#include "scene/session/ready_poses.h"
 
 namespace ikpose::asset {
 namespace {
@@ -243,6 +245,51 @@ TEST_P(PosingContract, CrouchKneesOverTheToesAndApart) {
   const float knees =
       glm::dot(s.result(Limb::kLeftLeg).knee_ms - s.result(Limb::kRightLeg).knee_ms, left);
   EXPECT_GT(knees, 0.5f * hips);
+}
+
+// On all fours (the ready poses "crawl" and "push up": hands and feet placed on the floor),
+// the four contacts bring the body down to them on every trap: every limb on its target, the
+// pelvis tilted forward, no knee through the floor and no bone longer or shorter.
+TEST_P(PosingContract, OnAllFoursTheBodyComesDownToHandsAndFeet) {
+  for (scene::ReadyPose pose : {scene::ReadyPose::kCrawl, scene::ReadyPose::kPushUp}) {
+    SCOPED_TRACE(scene::ReadyPoseName(pose));
+    scene::PosingSession s(model_);
+    std::string error;
+    ASSERT_TRUE(scene::ApplyReadyPose(s, pose, &error)) << error;
+    const float leg = Length(s.chain(Limb::kLeftLeg));
+    const float floor_y = std::min(anim::PositionMs(s.rest_pose(), s.chain(Limb::kLeftLeg).end).y,
+                                   anim::PositionMs(s.rest_pose(), s.chain(Limb::kRightLeg).end).y);
+    for (Limb limb : anim::kLimbs) {
+      SCOPED_TRACE(anim::LimbName(limb));
+      const anim::ChainSolveResult& r = s.result(limb);
+      ASSERT_TRUE(r.ok) << r.error;
+      EXPECT_LT(r.error_ms, 0.02f * leg) << "on its target";
+      if (limb == Limb::kLeftLeg || limb == Limb::kRightLeg) {
+        EXPECT_GT(r.knee_ms.y, floor_y - 0.08f * leg) << "the knee above the floor";
+      }
+    }
+    EXPECT_LT(anim::PositionMs(s.pose(), s.body_bone()).y,
+              anim::PositionMs(s.rest_pose(), s.body_bone()).y - 0.3f * leg)
+        << "the body came down";
+    EXPECT_GT(s.body_help_report().pelvis_tilt_deg, 5.f) << "bent at the hips";
+    const anim::Skeleton& skeleton = s.model().skeleton;
+    for (int b = 1; b < skeleton.size(); ++b) {
+      const int parent = skeleton.parents[static_cast<std::size_t>(b)];
+      if (parent < 0 || b == s.body_bone()) continue;
+      // A limb's end that hangs from elsewhere (the robot's feet hang from its root) is put
+      // where its target is.
+      bool detached_end = false;
+      for (Limb limb : anim::kLimbs)
+        detached_end = detached_end || (b == s.chain(limb).end && parent != s.chain(limb).lower);
+      if (detached_end) continue;
+      const float rest = glm::distance(anim::PositionMs(s.rest_pose(), b),
+                                       anim::PositionMs(s.rest_pose(), parent));
+      const float now =
+          glm::distance(anim::PositionMs(s.pose(), b), anim::PositionMs(s.pose(), parent));
+      EXPECT_NEAR(now, rest, 1e-3f * leg + 1e-4f * rest)
+          << skeleton.names[static_cast<std::size_t>(b)];
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Rigs, PosingContract, ::testing::ValuesIn(Rigs()),

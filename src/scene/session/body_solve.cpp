@@ -470,17 +470,6 @@ class BodySolver {
         glm::length(across) > 1e-6f ? glm::normalize(across) : glm::vec3(1.f, 0.f, 0.f);
     std::array<glm::vec3, 4> roots{};
     for (Limb limb : anim::kLimbs) roots[static_cast<std::size_t>(limb)] = Root(limb);
-    // The pelvis tilts forward (bending at the hips, as hands on the floor ask) or back about
-    // the hip-to-hip line, when turning it carries the whole body.
-    const bool on_floor = !plane_.valid;
-    const bool can_tilt = on_floor && PelvisCarriesTheBody();
-    const float tilt_forward = glm::radians(kBodyHelp.tilt_forward_deg);
-    const float tilt_back = glm::radians(kBodyHelp.tilt_back_deg);
-    const auto move_of = [&](const auto& x) {
-      const float tilt = can_tilt ? std::clamp(x[6], -tilt_back, tilt_forward) : 0.f;
-      return PelvisMove{pelvis_ms, glm::angleAxis(tilt, side_ms), glm::vec3(x[0], x[1], x[2])};
-    };
-
     // The body's facing and down as the pelvis carries them (its turn from the rest, which
     // the user's body turn may have changed), for the legs' swing at the hips.
     glm::quat pelvis_rest_ms(1.f, 0.f, 0.f, 0.f);
@@ -491,6 +480,20 @@ class BodySolver {
         anim::RotationMs(pose_, pelvis_) * glm::inverse(glm::normalize(pelvis_rest_ms));
     const glm::vec3 facing0_ms = body_turn_ms * map_.facing_ms;
     const glm::vec3 down0_ms = body_turn_ms * glm::vec3(0.f, -1.f, 0.f);
+    // The pelvis tilts forward (bending at the hips, as hands on the floor ask) or back about
+    // the body's left (the whole torso's: a stance rig's hips face elsewhere), when turning it
+    // carries the whole body.
+    const bool on_floor = !plane_.valid;
+    const bool can_tilt = on_floor && PelvisCarriesTheBody();
+    const glm::vec3 left_ms = glm::cross(facing0_ms, down0_ms);  // up x facing
+    const glm::vec3 tilt_axis_ms = glm::length(left_ms) > 1e-6f ? glm::normalize(left_ms) : side_ms;
+    const float tilt_forward = glm::radians(kBodyHelp.tilt_forward_deg);
+    const float tilt_back = glm::radians(kBodyHelp.tilt_back_deg);
+    const auto move_of = [&](const auto& x) {
+      const float tilt = can_tilt ? std::clamp(x[6], -tilt_back, tilt_forward) : 0.f;
+      return PelvisMove{pelvis_ms, glm::angleAxis(tilt, tilt_axis_ms), glm::vec3(x[0], x[1], x[2])};
+    };
+
     const anim::JointRange hip_range = anim::TableRange(anim::JointPart::kHip);
     const float hip_flexion = glm::radians(hip_range.toward_deg);
     const float hip_extension = glm::radians(hip_range.away_deg);
@@ -598,6 +601,7 @@ class BodySolver {
     spine_.Apply(spine_.Split(bend), pose_);
     const PelvisMove move = move_of(x);
     if (move.tilt != glm::quat(1.f, 0.f, 0.f, 0.f)) {
+      report_.pelvis_tilt_deg = glm::degrees(std::clamp(x[6], -tilt_back, tilt_forward));
       TurnBoneMs(model_.skeleton, pelvis_, move.tilt, pose_);
       spine_.Measure(model_, pose_);
     }

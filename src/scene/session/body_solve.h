@@ -11,9 +11,9 @@
 //      a push-up) the pelvis may also tilt about the hip-to-hip line, within the hips'
 //      flexion and extension, hands bear weight under their shoulders and no knee goes
 //      below the feet; it starts upright and bent a third and two thirds of the way, and
-//      keeps the lowest cost, since from upright alone hands on the floor sink the body. Each contact counts by how firmly it
-//      holds (a clip's limb blending onto a rung counts by its blend), so the pelvis moves
-//      smoothly as holds change.
+//      keeps the lowest cost, since from upright alone hands on the floor sink the body. Each
+//      contact counts by how firmly it holds (a clip's limb blending onto a rung counts by its
+//      blend), so the pelvis moves smoothly as holds change.
 //   2. A foot target beyond reach shifts the pelvis toward it (lower, usually), as little as
 //      needed, while every other held foot stays within its leg's reach.
 //   3. A hand target beyond reach draws, in order and each only as far as still needed: the
@@ -22,8 +22,8 @@
 //      the target while the held feet stay within reach: it drops when the legs must bend).
 // Each limb's "pull body" weight (0..1) scales the help it asks for; 0 asks none.
 // The turns are rotations about the bones' own joints and the pelvis moves by translation
-// (and, on the floor, a tilt about its joint), so no bone changes length. Feet held by the caller (given or pinned) are solved afterwards on
-// their targets, which the pelvis move does not carry.
+// (and, on the floor, a tilt about its joint), so no bone changes length. Feet held by the caller
+// (given or pinned) are solved afterwards on their targets, which the pelvis move does not carry.
 // Why: a straight arm that stops short of its target, or a climber hanging back from the
 // ladder with folded arms, is what a rigid torso gives; people lean, reach and drop their hips.
 // Deterministic and closed-form per step (bisection on one fraction, projections onto balls),
@@ -94,12 +94,13 @@ struct ContactPlane {
 struct BodyHelpReport {
   bool four_contacts = false;  // the four-contact solve placed the pelvis
   glm::vec3 pelvis_offset_ms{0.f};
+  float pelvis_tilt_deg = 0.f;  // on the floor, four contacts: forward about the hips, degrees
   struct BoneTurn {
     int bone = -1;
     float deg = 0.f;  // the angle of its turn
   };
-  std::vector<BoneTurn> bones;  // clavicles and spine bones the help turned, skeleton order
-  bool moved_pelvis() const { return pelvis_offset_ms != glm::vec3(0.f); }
+  std::vector<BoneTurn> bones;  // clavicles, spine bones and pelvis it turned, skeleton order
+  bool moved_pelvis() const { return pelvis_offset_ms != glm::vec3(0.f) || pelvis_tilt_deg != 0.f; }
 };
 
 // `pelvis` is the body bone (it is moved by translation); `goals` are indexed by anim::Limb.
