@@ -235,6 +235,57 @@ void CheckFloorContacts(const std::string& file) {
   fs::remove_all(dir);
 }
 
+// Four targets a standing body already reaches (each at its hand or foot as it stands, then the
+// hands forward at chest height, 0.8 arm lengths from the shoulders): the body stays standing,
+// the pelvis neither tilted nor moved more than 1% of the height (a squat of a tenth of the
+// height was what four placed targets gave).
+void CheckStandingContacts(const std::string& file) {
+  const fs::path model = Model(file);
+  if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
+  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  const json in = json::parse(info.out);
+  const double height = in["height"].get<double>();
+  const V forward = At(in["forward"]);
+  const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
+  const std::string dir = MakeTempDir();
+  for (const char* name : {"at rest", "hands forward"}) {
+    SCOPED_TRACE(file + " " + name);
+    json limbs;
+    for (const char* limb : {"left_arm", "right_arm", "left_leg", "right_leg"}) {
+      const json& chain = in["chains"][limb];
+      V t = rest.at(chain["joints"][2].get<std::string>());
+      if (std::string(name) == "hands forward" &&
+          std::string(limb).find("arm") != std::string::npos) {
+        const double length = chain["lengths"][0].get<double>() + chain["lengths"][1].get<double>();
+        t = rest.at(chain["joints"][0].get<std::string>()) + 0.8 * length * forward;
+      }
+      limbs[limb]["target"] = json::array({t.x, t.y, t.z});
+    }
+    const std::string scene = dir + "/standing.json";
+    std::ofstream(scene) << json{{"model", model.generic_string()}, {"limbs", limbs}}.dump();
+    const ProgramResult r = RunIkpose({"pose", "--scene", scene, "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const json j = json::parse(r.out);
+    EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
+    EXPECT_LT(Length(At(j["body_help"]["pelvis_offset"])), 0.01 * height) << "still standing";
+    EXPECT_LT(std::abs(j["body_help"]["pelvis_tilt_deg"].get<double>()), 1.0) << "upright";
+    for (const auto& [limb, c] : j["chains"].items())
+      EXPECT_LT(c["error"].get<double>(), 0.01 * height) << limb << " on its target";
+  }
+  fs::remove_all(dir);
+}
+
+TEST(BodyHelpCli, FourTargetsAStandingBodyReachesLeaveItStandingBundled) {
+  CheckStandingContacts("");
+}
+TEST(BodyHelpCli, FourTargetsAStandingBodyReachesLeaveItStandingHumanMale) {
+  CheckStandingContacts("Mesh2MotionHumanMale/human-male.glb");
+}
+TEST(BodyHelpCli, FourTargetsAStandingBodyReachesLeaveItStandingCesiumMan) {
+  CheckStandingContacts("CesiumMan/CesiumMan.glb");
+}
+
 TEST(BodyHelpCli, HandsAndFeetOnTheFloorBundled) {
   CheckFloorContacts("");
 }

@@ -503,6 +503,17 @@ class BodySolver {
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
       floor_y = std::min(floor_y, goal(limb).end_ms.y - kBodyHelp.knee_floor * leg);
 
+    // Each limb's stretch as it stands (root to end over its length), and how far below the
+    // hips each hand is, eased over a fifth of a leg: 1 where it can bear weight.
+    std::array<float, 4> frac0{}, bearing{};
+    const float hips_y = 0.5f * (Root(Limb::kLeftLeg).y + Root(Limb::kRightLeg).y);
+    for (Limb limb : anim::kLimbs) {
+      const std::size_t i = static_cast<std::size_t>(limb);
+      frac0[i] = glm::length(goal(limb).end_ms - roots[i]) / LimbLength(chain(limb));
+      const float below = std::clamp((hips_y - goal(limb).end_ms.y) / (0.2f * leg), 0.f, 1.f);
+      bearing[i] = below * below * (3.f - 2.f * below);
+    }
+
     constexpr int kParams = 7;
     constexpr int kResiduals = 4 * 3 + 2 + 1 + 6 + 1 + 2;
     using Params = std::array<float, kParams>;
@@ -521,13 +532,20 @@ class BodySolver {
         const glm::vec3 root = move(IsArm(limb) ? spine_.Carry(turns, root0) : root0);
         const float frac = glm::length(g.end_ms - root) / LimbLength(chain(limb));
         const bool arm = IsArm(limb);
-        r[k++] = w * (arm ? kBodyHelp.arm_weight * (frac - kBodyHelp.arm_comfort)
-                          : kBodyHelp.leg_weight * (frac - kBodyHelp.leg_comfort));
-        // On the floor, a hand bears weight under its shoulder, not out in front of it.
+        const std::size_t i = static_cast<std::size_t>(limb);
+        // A ladder's climber reaches with a natural bend; on the floor a limb is comfortable
+        // as it stands (a standing leg straight) and only one stretched further asks the body
+        // to come, so four targets at the hands and feet leave the body where it is.
+        const float comfort = arm ? kBodyHelp.arm_comfort : kBodyHelp.leg_comfort;
+        const float over =
+            on_floor ? std::max(0.f, frac - std::max(comfort, frac0[i])) : frac - comfort;
+        r[k++] = w * (arm ? kBodyHelp.arm_weight : kBodyHelp.leg_weight) * over;
+        // On the floor, a hand low enough to bear weight (below the hips) wants its shoulder
+        // over it, not out in front of it.
         const glm::vec3 off = g.end_ms - root;
         r[k++] = on_floor && arm
-                     ? kBodyHelp.support_weight * w * glm::length(glm::vec2(off.x, off.z)) /
-                           LimbLength(chain(limb))
+                     ? kBodyHelp.support_weight * w * bearing[i] *
+                           glm::length(glm::vec2(off.x, off.z)) / LimbLength(chain(limb))
                      : 0.f;
         // Within reach, with room; on the floor, a leg not folded past kBodyHelp.leg_fold.
         const float fold = on_floor && !arm ? std::max(0.f, kBodyHelp.leg_fold - frac) : 0.f;
