@@ -570,13 +570,17 @@ class BodySolver {
       for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
         const BodyGoal& g = goal(limb);
         float through = 0.f;
-        if (g.weight > 0.f) {
+        // On the floor a knee can be below it only with the hip less than a thigh above it.
+        const bool low =
+            on_floor &&
+            move(roots[static_cast<std::size_t>(limb)]).y - chain(limb).upper_length < floor_y;
+        if (g.weight > 0.f && (plane_.valid || low)) {
           const glm::vec3 knee = PredictKnee(limb, move, g.end_ms);
           if (plane_.valid) {
             const float side = glm::dot(knee - plane_.point_ms, plane_.normal_ms) / leg;
             through = std::max(0.f, kBodyHelp.knee_clearance - side);
           }
-          if (on_floor) through += std::max(0.f, floor_y - knee.y) / leg;
+          if (low) through += std::max(0.f, floor_y - knee.y) / leg;
         }
         r[k++] = kBodyHelp.knee_weight * through;
       }
@@ -604,7 +608,11 @@ class BodySolver {
     // than bending over. The lowest cost wins; ties go to the earlier start (the upright one).
     Params best{};
     float best_cost = std::numeric_limits<float>::infinity();
-    const int starts = can_tilt ? kTiltStarts : 1;
+    // Bent starts only where a hand is low enough to bear weight (the rest cost nothing more).
+    bool hand_low = false;
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm})
+      hand_low = hand_low || bearing[static_cast<std::size_t>(limb)] > 0.f;
+    const int starts = can_tilt && hand_low ? kTiltStarts : 1;
     for (int start = 0; start < starts; ++start) {
       Params x{};
       x[6] = tilt_forward * static_cast<float>(start) / static_cast<float>(kTiltStarts);
