@@ -446,6 +446,7 @@ void ReadyPosesSection(PanelState& state) {
     }
     ImGui::TextUnformatted(name);
     ImGui::EndGroup();
+    Shown(state, name);  // the picture and its name, for the window tests
     ImGui::PopID();
     if (clicked) {
       state.ready.chosen = static_cast<int>(i);
@@ -739,7 +740,7 @@ void DrawMainPanel(scene::PosingSession* session, PanelState& state) {
     if (FlowButton("step down")) state.commands.push_back(cmd::StepRungs{-1});
   }
   if (Header(state, "Props")) DrawPropsSection(*session, state);
-  state.ready.shown = ImGui::CollapsingHeader("Ready poses");
+  state.ready.shown = Header(state, "Ready poses");
   if (state.ready.shown) ReadyPosesSection(state);
   state.library.shown = state.library.library != nullptr && Header(state, "Pose library");
   if (state.library.shown) DrawLibrarySection(*session, state);
