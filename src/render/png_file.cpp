@@ -1,5 +1,7 @@
 #include "render/png_file.h"
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include <stb_image.h>
@@ -39,7 +41,35 @@ bool WritePngAtomically(const std::string& path, int width, int height,
   return anim::WriteFileAtomically(path, png, error);
 }
 
+namespace {
+
+// A PNG's chunks walked before stb sees them: each declared length within the bytes left. stb
+// grows its buffer to an IDAT chunk's declared length before reading it, so a few corrupt bytes
+// could ask for gigabytes. True for data that is not a PNG (stb reads other formats itself).
+bool PngChunksFit(const std::string& data, std::string* error) {
+  static constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  if (data.size() < 8 || std::memcmp(data.data(), kSignature, 8) != 0) return true;
+  std::size_t at = 8;
+  while (at + 12 <= data.size()) {
+    const auto byte = [&](std::size_t i) {
+      return static_cast<std::uint32_t>(static_cast<unsigned char>(data[at + i]));
+    };
+    const std::uint32_t length = byte(0) << 24 | byte(1) << 16 | byte(2) << 8 | byte(3);
+    if (length > data.size() - at - 12) {
+      *error = "corrupt PNG: a chunk at byte " + std::to_string(at) + " claims " +
+               std::to_string(length) + " bytes, more than the file has left";
+      return false;
+    }
+    if (std::memcmp(data.data() + at + 4, "IEND", 4) == 0) return true;
+    at += 12 + length;
+  }
+  return true;  // truncated after the last whole chunk: stb says so
+}
+
+}  // namespace
+
 bool DecodePng(const std::string& png, int max_side, RgbaImage* image, std::string* error) {
+  if (!PngChunksFit(png, error)) return false;
   const auto* bytes = reinterpret_cast<const stbi_uc*>(png.data());
   const int size = static_cast<int>(std::min<std::size_t>(png.size(), 1u << 30));
   int w = 0, h = 0, channels = 0;
