@@ -61,12 +61,28 @@ std::map<std::string, V> BonePositions(const json& bones, const char* field) {
   return out;
 }
 
+// `inspect --json` of `model`; null when it failed (the failure is recorded).
+json Inspect(const fs::path& model) {
+  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+  return info.exit_code == 0 ? json::parse(info.out) : json();
+}
+
+// `pose --scene --json` on a scenario of `limbs` over `model`, written into `dir`; null when it
+// failed (the failure is recorded).
+json PoseLimbs(const std::string& dir, const fs::path& model, const json& limbs) {
+  const std::string scene = dir + "/limbs.json";
+  std::ofstream(scene) << json{{"model", model.generic_string()}, {"limbs", limbs}}.dump();
+  const ProgramResult r = RunIkpose({"pose", "--scene", scene, "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.exit_code == 0 ? json::parse(r.out) : json();
+}
+
 void CheckOverReach(const std::string& file, bool both_arms) {
   const fs::path model = Model(file);
   if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
-  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
-  ASSERT_EQ(info.exit_code, 0) << info.err;
-  const json in = json::parse(info.out);
+  const json in = Inspect(model);
+  ASSERT_FALSE(in.is_null());
   const double height = in["height"].get<double>();
   const V forward = At(in["forward"]);
   const V left = Unit(Cross(V{0, 1, 0}, forward));
@@ -170,9 +186,8 @@ TEST(BodyHelpCli, TheLadderClimberReaches) {
 void CheckFloorContacts(const std::string& file) {
   const fs::path model = Model(file);
   if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
-  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
-  ASSERT_EQ(info.exit_code, 0) << info.err;
-  const json in = json::parse(info.out);
+  const json in = Inspect(model);
+  ASSERT_FALSE(in.is_null());
   const double height = in["height"].get<double>();
   const V forward = At(in["forward"]);
   const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
@@ -207,11 +222,8 @@ void CheckFloorContacts(const std::string& file) {
       limbs[foot]["target"] = json::array({t_foot.x, t_foot.y, t_foot.z});
       limbs[hand]["target"] = json::array({t_hand.x, t_hand.y, t_hand.z});
     }
-    const std::string scene = dir + "/floor.json";
-    std::ofstream(scene) << json{{"model", model.generic_string()}, {"limbs", limbs}}.dump();
-    const ProgramResult r = RunIkpose({"pose", "--scene", scene, "--json"});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json j = json::parse(r.out);
+    const json j = PoseLimbs(dir, model, limbs);
+    ASSERT_FALSE(j.is_null());
     EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
     double tilt = 0.0;
     for (const json& b : j["body_help"]["bones"])
@@ -242,9 +254,8 @@ void CheckFloorContacts(const std::string& file) {
 void CheckStandingContacts(const std::string& file) {
   const fs::path model = Model(file);
   if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
-  const ProgramResult info = RunIkpose({"inspect", model.string(), "--json"});
-  ASSERT_EQ(info.exit_code, 0) << info.err;
-  const json in = json::parse(info.out);
+  const json in = Inspect(model);
+  ASSERT_FALSE(in.is_null());
   const double height = in["height"].get<double>();
   const V forward = At(in["forward"]);
   const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
@@ -262,11 +273,8 @@ void CheckStandingContacts(const std::string& file) {
       }
       limbs[limb]["target"] = json::array({t.x, t.y, t.z});
     }
-    const std::string scene = dir + "/standing.json";
-    std::ofstream(scene) << json{{"model", model.generic_string()}, {"limbs", limbs}}.dump();
-    const ProgramResult r = RunIkpose({"pose", "--scene", scene, "--json"});
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    const json j = json::parse(r.out);
+    const json j = PoseLimbs(dir, model, limbs);
+    ASSERT_FALSE(j.is_null());
     EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
     EXPECT_LT(Length(At(j["body_help"]["pelvis_offset"])), 0.01 * height) << "still standing";
     EXPECT_LT(std::abs(j["body_help"]["pelvis_tilt_deg"].get<double>()), 1.0) << "upright";

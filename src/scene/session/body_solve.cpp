@@ -177,11 +177,11 @@ glm::vec3 PointInBalls(const std::vector<Ball>& balls) {
   return o;
 }
 
-// Damped Gauss-Newton from `x` on `residuals` (forward differences of `step`), x[6] (the
-// pelvis tilt) held within [-back, forward] or at 0; the cost it ends at.
-template <typename ResidualsFn, std::size_t N>
-float GaussNewton(const ResidualsFn& residuals, const std::array<float, N>& step, bool can_tilt,
-                  float back, float forward, std::array<float, N>& x) {
+// Damped Gauss-Newton from `x` on `residuals` (forward differences of `step`), each step's
+// parameters held where `bound` puts them; the cost it ends at.
+template <typename ResidualsFn, typename BoundFn, std::size_t N>
+float GaussNewton(const ResidualsFn& residuals, const BoundFn& bound,
+                  const std::array<float, N>& step, std::array<float, N>& x) {
   using Params = std::array<float, N>;
   constexpr int kParams = static_cast<int>(N);
   const auto cost = [](const auto& r) {
@@ -247,7 +247,7 @@ float GaussNewton(const ResidualsFn& residuals, const std::array<float, N>& step
       Params xn = x;
       for (int p = 0; p < kParams; ++p)
         xn[static_cast<std::size_t>(p)] += dx[static_cast<std::size_t>(p)];
-      xn[6] = can_tilt ? std::clamp(xn[6], -back, forward) : 0.f;
+      bound(xn);
       const Residuals rn = residuals(xn);
       const float cn = cost(rn);
       if (std::isfinite(cn) && cn < c) {
@@ -489,9 +489,13 @@ class BodySolver {
     const glm::vec3 tilt_axis_ms = glm::length(left_ms) > 1e-6f ? glm::normalize(left_ms) : side_ms;
     const float tilt_forward = glm::radians(kBodyHelp.tilt_forward_deg);
     const float tilt_back = glm::radians(kBodyHelp.tilt_back_deg);
+    // x[6] as a tilt: within its range, or none where the pelvis cannot tilt.
+    const auto tilt_of = [&](const auto& x) {
+      return can_tilt ? std::clamp(x[6], -tilt_back, tilt_forward) : 0.f;
+    };
     const auto move_of = [&](const auto& x) {
-      const float tilt = can_tilt ? std::clamp(x[6], -tilt_back, tilt_forward) : 0.f;
-      return PelvisMove{pelvis_ms, glm::angleAxis(tilt, tilt_axis_ms), glm::vec3(x[0], x[1], x[2])};
+      return PelvisMove{pelvis_ms, glm::angleAxis(tilt_of(x), tilt_axis_ms),
+                        glm::vec3(x[0], x[1], x[2])};
     };
 
     const anim::JointRange hip_range = anim::TableRange(anim::JointPart::kHip);
@@ -505,10 +509,13 @@ class BodySolver {
 
     // Each limb's stretch as it stands (root to end over its length), and how far below the
     // hips each hand is, eased over a fifth of a leg: 1 where it can bear weight.
-    std::array<float, 4> frac0{}, bearing{};
-    const float hips_y = 0.5f * (Root(Limb::kLeftLeg).y + Root(Limb::kRightLeg).y);
+    // And how much each limb's wishes count: how firmly it holds times its pull.
+    std::array<float, 4> frac0{}, bearing{}, hold{};
+    const float hips_y = 0.5f * (roots[static_cast<std::size_t>(Limb::kLeftLeg)].y +
+                                 roots[static_cast<std::size_t>(Limb::kRightLeg)].y);
     for (Limb limb : anim::kLimbs) {
       const std::size_t i = static_cast<std::size_t>(limb);
+      hold[i] = std::sqrt(std::clamp(goal(limb).weight * goal(limb).pull, 0.f, 1.f));
       frac0[i] = glm::length(goal(limb).end_ms - roots[i]) / LimbLength(chain(limb));
       const float below = std::clamp((hips_y - goal(limb).end_ms.y) / (0.2f * leg), 0.f, 1.f);
       bearing[i] = below * below * (3.f - 2.f * below);
@@ -527,7 +534,7 @@ class BodySolver {
       int k = 0;
       for (Limb limb : anim::kLimbs) {
         const BodyGoal& g = goal(limb);
-        const float w = std::sqrt(std::clamp(g.weight * g.pull, 0.f, 1.f));
+        const float w = hold[static_cast<std::size_t>(limb)];
         const glm::vec3 root0 = roots[static_cast<std::size_t>(limb)];
         const glm::vec3 root = move(IsArm(limb) ? spine_.Carry(turns, root0) : root0);
         const float frac = glm::length(g.end_ms - root) / LimbLength(chain(limb));
@@ -556,7 +563,7 @@ class BodySolver {
       const glm::vec3 facing = move.tilt * facing0_ms, down = move.tilt * down0_ms;
       for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
         const BodyGoal& g = goal(limb);
-        const float w = std::sqrt(std::clamp(g.weight * g.pull, 0.f, 1.f));
+        const float w = hold[static_cast<std::size_t>(limb)];
         const glm::vec3 v = g.end_ms - move(roots[static_cast<std::size_t>(limb)]);
         const float swing = std::atan2(glm::dot(v, facing), glm::dot(v, down));
         r[k++] =
@@ -596,9 +603,7 @@ class BodySolver {
       r[k++] = 0.f;
       for (int i = 3; i < 6; ++i)
         r[k++] = kBodyHelp.bend_weight * x[static_cast<std::size_t>(i)] / spine_range;
-      r[k++] = can_tilt ? kBodyHelp.tilt_weight * std::clamp(x[6], -tilt_back, tilt_forward) /
-                              tilt_forward
-                        : 0.f;
+      r[k++] = kBodyHelp.tilt_weight * tilt_of(x) / tilt_forward;
       return r;
     };
     const std::array<float, kParams> step = {1e-4f * leg, 1e-4f * leg, 1e-4f * leg, 1e-4f,
@@ -616,7 +621,8 @@ class BodySolver {
     for (int start = 0; start < starts; ++start) {
       Params x{};
       x[6] = tilt_forward * static_cast<float>(start) / static_cast<float>(kTiltStarts);
-      float c = GaussNewton(residuals, step, can_tilt, tilt_back, tilt_forward, x);
+      const float c = GaussNewton(
+          residuals, [&](Params& p) { p[6] = tilt_of(p); }, step, x);
       if (c < best_cost) {
         best_cost = c;
         best = x;
@@ -627,7 +633,7 @@ class BodySolver {
     spine_.Apply(spine_.Split(bend), pose_);
     const PelvisMove move = move_of(x);
     if (move.tilt != glm::quat(1.f, 0.f, 0.f, 0.f)) {
-      report_.pelvis_tilt_deg = glm::degrees(std::clamp(x[6], -tilt_back, tilt_forward));
+      report_.pelvis_tilt_deg = glm::degrees(tilt_of(x));
       TurnBoneMs(model_.skeleton, pelvis_, move.tilt, pose_);
       spine_.Measure(model_, pose_);
     }

@@ -48,6 +48,12 @@ Carriage CarriageOf(ReadyPose pose) {
   return {0.0f, 0.0f};
 }
 
+// The climb's hands and feet hold rungs, the crawl's and the push-up's are on the floor: the
+// four contacts place the pelvis for them, so their limbs keep asking the body's help.
+bool BodyPlacesIt(ReadyPose pose) {
+  return pose == ReadyPose::kClimbARung || pose == ReadyPose::kCrawl || pose == ReadyPose::kPushUp;
+}
+
 int Index(Limb limb) {
   return static_cast<int>(limb);
 }
@@ -216,8 +222,6 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
     if (to_rungs > keep) ankle += (to_rungs - keep) * f.forward;
     Place(session, Limb::kLeftLeg, ankle, ankle, 0.0f);
   };
-  // Hands and feet on the floor (model units along the facing): placed as they are, not brought
-  // within reach of the standing body; the four contacts bring the body to them.
   // The hips' middle to the shoulders' middle at rest (a leg when the arms are missing).
   float torso = length(Limb::kLeftLeg);
   if (session.target(Limb::kLeftArm).available && session.target(Limb::kRightArm).available) {
@@ -225,6 +229,8 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
         glm::length(0.5f * (f.root_ms[Index(Limb::kLeftArm)] + f.root_ms[Index(Limb::kRightArm)]) -
                     0.5f * (f.root_ms[Index(Limb::kLeftLeg)] + f.root_ms[Index(Limb::kRightLeg)]));
   }
+  // Hands and feet on the floor (model units along the facing): placed as they are, not brought
+  // within reach of the standing body; the four contacts bring the body to them.
   const auto on_all_fours = [&](float hands_ahead, float feet_back) {
     for (Limb arm : arms) {
       const Limb leg_limb = IsLeft(arm) ? Limb::kLeftLeg : Limb::kRightLeg;
@@ -340,8 +346,8 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       on_all_fours(f.lower[Index(Limb::kLeftLeg)] + torso, 0.0f);
       break;
     case ReadyPose::kPushUp:
-      // A plank: hands and feet a leg and a torso apart, the feet 0.6 of that behind where
-      // they stood.
+      // A plank: hands and feet 0.9 of a leg and a torso apart, the feet 0.55 of that behind
+      // where they stood and the hands 0.35 in front.
       on_all_fours(0.35f * (length(Limb::kLeftLeg) + torso),
                    0.55f * (length(Limb::kLeftLeg) + torso));
       break;
@@ -351,7 +357,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   // ease them). Its limbs ask none (shown as "pull body 0"; raise it to let a limb pull); the
   // climb's hands and feet hold rungs, and the crawl's and push-up's are on the floor: there the
   // four contacts place the pelvis.
-  if (pose != ReadyPose::kClimbARung && pose != ReadyPose::kCrawl && pose != ReadyPose::kPushUp) {
+  if (!BodyPlacesIt(pose)) {
     for (Limb limb : anim::kLimbs) session.target(limb).pull_body = 0.0f;
   }
   session.Evaluate();
