@@ -68,6 +68,25 @@ json Inspect(const fs::path& model) {
   return info.exit_code == 0 ? json::parse(info.out) : json();
 }
 
+// What the checks read from `inspect --json`: the rig's description, height, forward and
+// each bone's rest position by name.
+struct Rig {
+  json in;
+  double height = 0;
+  V forward;
+  std::map<std::string, V> rest;
+};
+// `in` is null when inspect failed (the failure is recorded).
+Rig LoadRig(const fs::path& model) {
+  Rig rig;
+  rig.in = Inspect(model);
+  if (rig.in.is_null()) return rig;
+  rig.height = rig.in["height"].get<double>();
+  rig.forward = At(rig.in["forward"]);
+  rig.rest = BonePositions(rig.in["bones"], "rest_position_ms");
+  return rig;
+}
+
 // `pose --scene --json` on a scenario of `limbs` over `model`, written into `dir`; null when it
 // failed (the failure is recorded).
 json PoseLimbs(const std::string& dir, const fs::path& model, const json& limbs) {
@@ -81,12 +100,10 @@ json PoseLimbs(const std::string& dir, const fs::path& model, const json& limbs)
 void CheckOverReach(const std::string& file, bool both_arms) {
   const fs::path model = Model(file);
   if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
-  const json in = Inspect(model);
-  ASSERT_FALSE(in.is_null());
-  const double height = in["height"].get<double>();
-  const V forward = At(in["forward"]);
+  const Rig rig = LoadRig(model);
+  ASSERT_FALSE(rig.in.is_null());
+  const auto& [in, height, forward, rest] = rig;
   const V left = Unit(Cross(V{0, 1, 0}, forward));
-  const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
   for (const char* arm : {"left_arm", "right_arm"}) {
     if (!both_arms && std::string(arm) == "right_arm") continue;
     const json& chain = in["chains"][arm];
@@ -180,17 +197,42 @@ TEST(BodyHelpCli, TheLadderClimberReaches) {
   CheckClimber(json::parse(r.out), "ladder.json");
 }
 
+// Both hands and both feet on the floor, every target relative to the rig's rest: each foot
+// `feet_back` legs ahead of where it stands (negative: behind), each hand beside its shoulder
+// (across the facing), `hands_ahead` legs ahead of its foot, at the feet's height.
+json OnTheFloor(const Rig& rig, double hands_ahead, double feet_back) {
+  const json& chains = rig.in["chains"];
+  const auto joint = [&](const char* limb, int i) {
+    return rig.rest.at(chains[limb]["joints"][i].get<std::string>());
+  };
+  const double leg = chains["left_leg"]["lengths"][0].get<double>() +
+                     chains["left_leg"]["lengths"][1].get<double>();
+  const double floor_y = std::min(joint("left_leg", 2).y, joint("right_leg", 2).y);
+  const V& forward = rig.forward;
+  json limbs;
+  for (const auto& [hand, foot] : {std::pair{"left_arm", "left_leg"}, {"right_arm", "right_leg"}}) {
+    const V f = joint(foot, 2);
+    V across = joint(hand, 0) - f;
+    across.y = 0.0;
+    const double along = across.x * forward.x + across.z * forward.z;
+    across = across - along * V{forward.x, 0.0, forward.z};
+    const V t_foot = f + feet_back * leg * forward;
+    const V t_hand = V{f.x, floor_y, f.z} + across + hands_ahead * leg * forward;
+    limbs[foot]["target"] = json::array({t_foot.x, t_foot.y, t_foot.z});
+    limbs[hand]["target"] = json::array({t_hand.x, t_hand.y, t_hand.z});
+  }
+  return limbs;
+}
+
 // Both hands and both feet placed on the floor, as a user poses a crawl (hands most of a leg in
 // front of the standing feet) and a push-up (the feet 1.3 legs back, the hands a third of a
 // leg in front of where they stood), every target given relative to the rig's rest.
 void CheckFloorContacts(const std::string& file) {
   const fs::path model = Model(file);
   if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
-  const json in = Inspect(model);
-  ASSERT_FALSE(in.is_null());
-  const double height = in["height"].get<double>();
-  const V forward = At(in["forward"]);
-  const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
+  const Rig rig = LoadRig(model);
+  ASSERT_FALSE(rig.in.is_null());
+  const auto& [in, height, forward, rest] = rig;
   const json& chains = in["chains"];
   const auto joint = [&](const char* limb, int i) {
     return chains[limb]["joints"][i].get<std::string>();
@@ -207,21 +249,7 @@ void CheckFloorContacts(const std::string& file) {
   for (const auto& [name, placement] : scenes) {
     SCOPED_TRACE(file + " " + name);
     const auto [hands_ahead, feet_back] = placement;
-    json limbs;
-    for (const auto& [hand, foot] :
-         {std::pair{"left_arm", "left_leg"}, {"right_arm", "right_leg"}}) {
-      const V f = rest.at(joint(foot, 2));
-      const V s = rest.at(joint(hand, 0));
-      // The hand beside its shoulder (across the facing), ahead of its foot, on the floor.
-      V across = s - f;
-      across.y = 0.0;
-      const double along = across.x * forward.x + across.z * forward.z;
-      across = across - along * V{forward.x, 0.0, forward.z};
-      const V t_foot = f + feet_back * leg * forward;
-      const V t_hand = V{f.x, floor_y, f.z} + across + hands_ahead * leg * forward;
-      limbs[foot]["target"] = json::array({t_foot.x, t_foot.y, t_foot.z});
-      limbs[hand]["target"] = json::array({t_hand.x, t_hand.y, t_hand.z});
-    }
+    const json limbs = OnTheFloor(rig, hands_ahead, feet_back);
     const json j = PoseLimbs(dir, model, limbs);
     ASSERT_FALSE(j.is_null());
     EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
@@ -254,11 +282,9 @@ void CheckFloorContacts(const std::string& file) {
 void CheckStandingContacts(const std::string& file) {
   const fs::path model = Model(file);
   if (model.empty()) GTEST_SKIP() << file << " is absent; test skipped";
-  const json in = Inspect(model);
-  ASSERT_FALSE(in.is_null());
-  const double height = in["height"].get<double>();
-  const V forward = At(in["forward"]);
-  const std::map<std::string, V> rest = BonePositions(in["bones"], "rest_position_ms");
+  const Rig rig = LoadRig(model);
+  ASSERT_FALSE(rig.in.is_null());
+  const auto& [in, height, forward, rest] = rig;
   const std::string dir = MakeTempDir();
   for (const char* name : {"at rest", "hands forward"}) {
     SCOPED_TRACE(file + " " + name);
