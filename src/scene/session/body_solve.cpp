@@ -24,6 +24,12 @@ const BodyHelpTable kBodyHelp = {
     .knee_clearance = 0.04f,
     // A kneeling knee is about as high as the ankle; a twentieth of a leg lower is the floor.
     .knee_floor = 0.05f,
+    // Hips sitting on the heels are about a third of a leg above the ankles; lower, a body
+    // with its hands far ahead lies on the floor, torso upright, rather than crawling.
+    .hips_floor = 0.3f,
+    // Half the hip's extension: legs swung back to its limit leave a crawl or a push-up lying
+    // on its thighs instead of bending at the hips.
+    .hip_extension_use = 0.5f,
     .arm_weight = 2.f,
     .leg_weight = 1.f,
     .reach_weight = 10.f,
@@ -410,6 +416,7 @@ class BodySolver {
     const anim::LimbChain& leg = chain(limb);
     const glm::vec3 hip = move(Root(limb));
     const glm::vec3 knee = move(anim::PositionMs(pose_, leg.lower));
+    const glm::vec3 end_now = move(anim::EndPositionMs(leg, pose_));  // as the solve sees it
     const float l1 = leg.upper_length, l2 = leg.lower_length;
     const glm::vec3 axis = end_ms - hip;
     const float d = std::clamp(glm::length(axis), std::abs(l1 - l2) + 1e-5f, l1 + l2 - 1e-5f);
@@ -420,7 +427,7 @@ class BodySolver {
     if (leg.natural.valid) {
       anim::SwivelChoice choice = anim::ChooseSwivel(
           leg.natural, glm::mat3_cast(move.tilt * anim::RotationMs(pose_, parent)), hip, knee,
-          end_ms, l1 + l2, 0.f);
+          end_ms, l1 + l2, 0.f, &end_now);
       if (plane_.valid) {
         anim::KneeClearance clear;
         clear.valid = true;
@@ -442,6 +449,30 @@ class BodySolver {
     const float x = (l1 * l1 - l2 * l2 + d * d) / (2.f * d);
     const float h = std::sqrt(std::max(0.f, l1 * l1 - x * x));
     return hip + x * u + h * dir;
+  }
+
+  // How far (radians) the leg's thigh swings past `range` (its hip's, `parent_ms` the thigh's
+  // parent's model rotation) with its hip at `hip_ms` and its foot on its goal, the knee bent
+  // forward, toward `facing_ms`; only hip_extension_use of the extension counts as free.
+  float PastHipRange(Limb limb, const glm::vec3& hip_ms, const glm::quat& parent_ms,
+                     const anim::BoneRange& range, const glm::vec3& facing_ms) const {
+    const glm::vec3 v = goal(limb).end_ms - hip_ms;
+    const float l1 = chain(limb).upper_length, l2 = chain(limb).lower_length;
+    const float d = glm::length(v);
+    if (!(d > 1e-6f)) return 0.f;
+    glm::vec3 thigh_ms = v / d;
+    const glm::vec3 ahead = facing_ms - glm::dot(facing_ms, thigh_ms) * thigh_ms;
+    if (glm::length(ahead) > 1e-4f) {
+      // The cosine of the triangle's angle at the hip (law of cosines).
+      const float c = std::clamp((l1 * l1 + d * d - l2 * l2) / (2.f * l1 * d), -1.f, 1.f);
+      thigh_ms = c * thigh_ms + std::sqrt(1.f - c * c) * glm::normalize(ahead);
+    }
+    const glm::vec3 thigh_ps = glm::conjugate(parent_ms) * thigh_ms;
+    const float swing = std::acos(std::clamp(glm::dot(thigh_ps, range.axis_ps), -1.f, 1.f));
+    const bool back = glm::dot(thigh_ps, range.reference_ps) < 0.f;
+    const float limit = glm::radians(anim::SwingLimitDeg(range, thigh_ps)) *
+                        (back ? kBodyHelp.hip_extension_use : 1.f);
+    return std::max(0.f, swing - limit);
   }
 
   // True when turning the pelvis carries every limb's root and the spine (the thighs hang
@@ -498,14 +529,19 @@ class BodySolver {
                         glm::vec3(x[0], x[1], x[2])};
     };
 
-    const anim::JointRange hip_range = anim::TableRange(anim::JointPart::kHip);
-    const float hip_flexion = glm::radians(hip_range.toward_deg);
-    const float hip_extension = glm::radians(hip_range.away_deg);
-
-    // The lowest foot's contact, less a twentieth of a leg: the knees stay above it.
-    float floor_y = std::numeric_limits<float>::infinity();
-    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
-      floor_y = std::min(floor_y, goal(limb).end_ms.y - kBodyHelp.knee_floor * leg);
+    // Each thigh's range and its parent's model rotation now (the tilt turns it).
+    std::array<const anim::BoneRange*, 4> hip_ranges{};
+    std::array<glm::quat, 4> hip_parents_ms{};
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      const std::size_t i = static_cast<std::size_t>(limb);
+      const int thigh = chain(limb).upper;
+      hip_ranges[i] = model_.ranges.Find(thigh);
+      hip_parents_ms[i] =
+          anim::RotationMs(pose_, model_.skeleton.parents[static_cast<std::size_t>(thigh)]);
+    }
+    // The lowest foot's contact; the knees stay above it less a twentieth of a leg.
+    const float feet_y = std::min(goal(Limb::kLeftLeg).end_ms.y, goal(Limb::kRightLeg).end_ms.y);
+    const float floor_y = feet_y - kBodyHelp.knee_floor * leg;
 
     // Each limb's stretch as it stands (root to end over its length), and how far below the
     // hips each hand is, eased over a fifth of a leg: 1 where it can bear weight.
@@ -522,7 +558,7 @@ class BodySolver {
     }
 
     constexpr int kParams = 7;
-    constexpr int kResiduals = 4 * 3 + 2 + 1 + 6 + 1 + 2;
+    constexpr int kResiduals = 4 * 3 + 2 + 1 + 1 + 6 + 1 + 2;
     using Params = std::array<float, kParams>;
     using Residuals = std::array<float, kResiduals>;
     const auto residuals = [&](const Params& x) {
@@ -558,20 +594,25 @@ class BodySolver {
         const float fold = on_floor && !arm ? std::max(0.f, kBodyHelp.leg_fold - frac) : 0.f;
         r[k++] = kBodyHelp.reach_weight * w * (std::max(0.f, frac - 0.985f) + fold);
       }
-      // Each leg within the hip's flexion and extension, seen from the side of the tilted
-      // pelvis: feet behind an upright pelvis ask the hips to bend, not to sink.
-      const glm::vec3 facing = move.tilt * facing0_ms, down = move.tilt * down0_ms;
+      // On the floor, each thigh within its hip's range as the limb solve will hold it: feet
+      // behind an upright pelvis ask the hips to bend, not to sink, and a fold stops short of
+      // the hip's flexion. A bent knee puts the thigh ahead of the hip-to-foot line by the
+      // triangle's angle at the hip, toward where the feet point (the body's facing, not the
+      // tilted pelvis's). Checking the line instead let a fold past the hip's 120 deg, and
+      // the limb solve's clamp then left both feet short.
       for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
-        const BodyGoal& g = goal(limb);
-        const float w = hold[static_cast<std::size_t>(limb)];
-        const glm::vec3 v = g.end_ms - move(roots[static_cast<std::size_t>(limb)]);
-        const float swing = std::atan2(glm::dot(v, facing), glm::dot(v, down));
-        r[k++] =
-            on_floor
-                ? kBodyHelp.reach_weight * w *
-                      (std::max(0.f, swing - hip_flexion) + std::max(0.f, -swing - hip_extension))
-                : 0.f;
+        const std::size_t i = static_cast<std::size_t>(limb);
+        r[k++] = on_floor && hip_ranges[i]
+                     ? kBodyHelp.reach_weight * hold[i] *
+                           PastHipRange(limb, move(roots[i]), move.tilt * hip_parents_ms[i],
+                                        *hip_ranges[i], facing0_ms)
+                     : 0.f;
       }
+      // And the hips no lower than sitting on the heels.
+      const float hips_low = feet_y + kBodyHelp.hips_floor * leg -
+                             std::min(move(roots[static_cast<std::size_t>(Limb::kLeftLeg)]).y,
+                                      move(roots[static_cast<std::size_t>(Limb::kRightLeg)]).y);
+      r[k++] = on_floor ? kBodyHelp.reach_weight * std::max(0.f, hips_low) / leg : 0.f;
       // Knees on the climber's side of the rungs, and none below the feet (a knee on the
       // floor is about as low as an ankle).
       for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {

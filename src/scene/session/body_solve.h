@@ -8,8 +8,9 @@
 //      (kComfortFraction), keep every limb within reach, keep the predicted knees on the
 //      climber's side of the contacts' plane (a ladder's rungs) and the pelvis near a third of
 //      a leg from it, and move as little as that allows. On the floor (no such plane: a crawl,
-//      a push-up) the pelvis may also tilt about the hip-to-hip line, within the hips'
-//      flexion and extension, hands bear weight under their shoulders and no knee goes
+//      a push-up) the pelvis may also tilt about the hip-to-hip line, each thigh (as the
+//      limb solve will place it) stays within its hip's range, the hips no lower than
+//      sitting on the heels, hands bear weight under their shoulders and no knee goes
 //      below the feet; it starts upright and bent a third and two thirds of the way, and
 //      keeps the lowest cost, since from upright alone hands on the floor sink the body. Each
 //      contact counts by how firmly it holds (a clip's limb blending onto a rung counts by its
@@ -53,10 +54,12 @@ struct BodyHelpTable {
   // Four contacts: a natural bend (root to end over the limb's length) per arm and leg.
   float arm_comfort;
   float leg_comfort;
-  float leg_fold;        // a leg folded closer than this (root to end over its length) costs
-  float plane_distance;  // pelvis from the contacts' plane, in leg lengths
-  float knee_clearance;  // knees this far (leg lengths) on the climber's side of it
-  float knee_floor;      // knees no lower than this (leg lengths) under the lowest foot
+  float leg_fold;           // a leg folded closer than this (root to end over its length) costs
+  float plane_distance;     // pelvis from the contacts' plane, in leg lengths
+  float knee_clearance;     // knees this far (leg lengths) on the climber's side of it
+  float knee_floor;         // knees no lower than this (leg lengths) under the lowest foot
+  float hips_floor;         // on the floor: hips no lower than this (leg lengths) above the feet
+  float hip_extension_use;  // on the floor: the share of a hip's extension the solve uses
   // How much each wish counts against the others (residual weights).
   float arm_weight;
   float leg_weight;
