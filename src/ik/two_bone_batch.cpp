@@ -120,7 +120,9 @@ bool BatchIsaAvailable(BatchIsa isa) {
   if (isa == BatchIsa::kBaseline) return true;
 #ifdef IKPOSE_BATCH_AVX2
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return avx2;
+  static const bool evex =
+      avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  return isa == BatchIsa::kAvx2 ? avx2 : evex;
 #else
   return false;
 #endif
@@ -133,6 +135,10 @@ void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatch
     SolveChainBatchAvx2(in, out, count);
     return;
   }
+  if (isa == BatchIsa::kAvx2Evex) {
+    SolveChainBatchAvx2Evex(in, out, count);
+    return;
+  }
 #endif
   (void)isa;
   SolveChainBatchBaseline(in, out, count);
@@ -142,9 +148,10 @@ void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatch
 
 // The widest kernel the CPU runs, chosen once.
 void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
-  static const detail::BatchIsa isa = detail::BatchIsaAvailable(detail::BatchIsa::kAvx2)
-                                          ? detail::BatchIsa::kAvx2
-                                          : detail::BatchIsa::kBaseline;
+  using detail::BatchIsa;
+  static const BatchIsa isa = detail::BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
+                              : detail::BatchIsaAvailable(BatchIsa::kAvx2)   ? BatchIsa::kAvx2
+                                                                             : BatchIsa::kBaseline;
   detail::SolveChainBatchOn(isa, in, out, count);
 }
 

@@ -2,9 +2,10 @@
 //
 // What: `SolveChainBatchOn(isa, ...)` runs the batch with one kernel: the x86-64 baseline loop
 // (SSE2, 4 chains per step, vectorised by the compiler from the scalar kernel SolveChain
-// uses) or the AVX2 kernel (8 chains per step, written with intrinsics; FMA, approximate
-// reciprocals refined by a Newton step where rounding is not amplified). SolveChainBatch
-// picks the widest the CPU runs, once.
+// uses), the AVX2 kernel (8 chains per step, written with intrinsics; FMA, approximate
+// reciprocals refined by a Newton step where rounding is not amplified), or the same kernel
+// compiled with AVX-512VL (EVEX: 32 registers, two groups of 8 chains per step).
+// SolveChainBatch picks the widest the CPU runs, once.
 // Why: tests hold every kernel to SolveChain on the same chains, whatever CPU runs them.
 // Limits: not part of the API; call SolveChainBatch.
 #pragma once
@@ -15,7 +16,7 @@
 
 namespace ikpose::ik::detail {
 
-enum class BatchIsa { kBaseline, kAvx2 };
+enum class BatchIsa { kBaseline, kAvx2, kAvx2Evex };
 
 // True when this build has the kernel and the CPU running it can execute it.
 bool BatchIsaAvailable(BatchIsa isa);
@@ -29,6 +30,8 @@ void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& input, const ChainBa
 #define IKPOSE_BATCH_AVX2 1
 void SolveChainBatchAvx2(const ChainBatchInput& input, const ChainBatchOutput& output,
                          std::size_t count);
+void SolveChainBatchAvx2Evex(const ChainBatchInput& input, const ChainBatchOutput& output,
+                             std::size_t count);
 #endif
 
 }  // namespace ikpose::ik::detail

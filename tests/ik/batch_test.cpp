@@ -53,7 +53,8 @@ struct Soa {
   std::size_t n_;
 };
 
-// Every kernel of the batch (the x86-64 baseline and AVX2) is held to the one-at-a-time
+// Every kernel of the batch (the x86-64 baseline, AVX2, and AVX2 with AVX-512VL's registers) is
+// held to the one-at-a-time
 // solver, whichever SolveChainBatch picks on the CPU running the tests.
 class ChainBatchKernel : public ::testing::TestWithParam<detail::BatchIsa> {
  protected:
@@ -65,9 +66,12 @@ class ChainBatchKernel : public ::testing::TestWithParam<detail::BatchIsa> {
   }
 };
 INSTANTIATE_TEST_SUITE_P(Isa, ChainBatchKernel,
-                         ::testing::Values(detail::BatchIsa::kBaseline, detail::BatchIsa::kAvx2),
+                         ::testing::Values(detail::BatchIsa::kBaseline, detail::BatchIsa::kAvx2,
+                                           detail::BatchIsa::kAvx2Evex),
                          [](const ::testing::TestParamInfo<detail::BatchIsa>& isa) {
-                           return isa.param == detail::BatchIsa::kAvx2 ? "Avx2" : "Baseline";
+                           return isa.param == detail::BatchIsa::kAvx2       ? "Avx2"
+                                  : isa.param == detail::BatchIsa::kAvx2Evex ? "Avx2Evex"
+                                                                             : "Baseline";
                          });
 
 TEST(ChainBatch, PicksTheWidestKernelTheCpuRuns) {
@@ -81,9 +85,10 @@ TEST(ChainBatch, PicksTheWidestKernelTheCpuRuns) {
     named.Set(i, ch.a, ch.b, ch.c, ch.t);
   }
   SolveChainBatch(picked.In(), picked.Out(), n);
-  const detail::BatchIsa widest = detail::BatchIsaAvailable(detail::BatchIsa::kAvx2)
-                                      ? detail::BatchIsa::kAvx2
-                                      : detail::BatchIsa::kBaseline;
+  using detail::BatchIsa;
+  const BatchIsa widest = detail::BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
+                          : detail::BatchIsaAvailable(BatchIsa::kAvx2)   ? BatchIsa::kAvx2
+                                                                         : BatchIsa::kBaseline;
   detail::SolveChainBatchOn(widest, named.In(), named.Out(), n);
   EXPECT_EQ(picked.v, named.v);
 }
