@@ -151,6 +151,57 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   }
 }
 
+// The push-up is a plank: the body straight from the shoulders to the ankles and well off the
+// floor (not sagging onto the knees), the hands under the shoulders, the feet on their toes.
+TEST_P(ReadyPoseModel, PushUpIsAPlankOnTheToes) {
+  const auto s = Posed(ReadyPose::kPushUp);
+  const auto& c = model_.chains;
+  const float leg = c[Limb::kLeftLeg].upper_length + c[Limb::kLeftLeg].lower_length;
+  const float arm = c[Limb::kLeftArm].upper_length + c[Limb::kLeftArm].lower_length;
+  const auto at = [&](int bone) { return anim::PositionMs(s->pose(), bone); };
+  const auto mid = [&](Limb l, Limb r, int anim::LimbChain::*joint) {
+    return 0.5f * (at(c[l].*joint) + at(c[r].*joint));
+  };
+  const glm::vec3 shoulders = mid(Limb::kLeftArm, Limb::kRightArm, &anim::LimbChain::upper);
+  const glm::vec3 hips = mid(Limb::kLeftLeg, Limb::kRightLeg, &anim::LimbChain::upper);
+  const glm::vec3 ankles = 0.5f * (End(*s, Limb::kLeftLeg) + End(*s, Limb::kRightLeg));
+  const glm::vec3 line = glm::normalize(shoulders - ankles);
+  const glm::vec3 off_line = (hips - ankles) - glm::dot(hips - ankles, line) * line;
+  EXPECT_LT(glm::length(off_line), 0.1f * leg) << "the hips on the shoulder-to-ankle line";
+  const float rise_deg = glm::degrees(std::asin(line.y));
+  EXPECT_GT(rise_deg, 10.0f) << "shoulders above the feet";
+  EXPECT_LT(rise_deg, 35.0f) << "a plank, not a lean";
+  const anim::Pose& rest = s->rest_pose();
+  const float rest_ankle_y = anim::EndPositionMs(c[Limb::kLeftLeg], rest).y;
+  for (Limb leg_limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    EXPECT_GT(at(c[leg_limb].lower).y, rest_ankle_y + 0.08f * leg)
+        << anim::LimbName(leg_limb) << ": the knee off the floor";
+    EXPECT_GT(End(*s, leg_limb).y, rest_ankle_y + 0.03f * leg)
+        << anim::LimbName(leg_limb) << ": the heel up, on the toes";
+  }
+  for (Limb arm_limb : {Limb::kLeftArm, Limb::kRightArm}) {
+    glm::vec3 under = End(*s, arm_limb) - at(c[arm_limb].upper);
+    under.y = 0.0f;
+    EXPECT_LT(glm::length(under), 0.25f * arm) << anim::LimbName(arm_limb) << " under its shoulder";
+  }
+  // The feet turned with the legs, toes down (not laid flat by the ground): the ankle-to-toe
+  // line pitched down from its rest by more than 30 degrees (about the character's left).
+  const glm::vec3 forward = model_.chains.forward_ms;
+  const auto pitch_deg = [&](const glm::vec3& v) {
+    return glm::degrees(std::atan2(v.y, glm::dot(v, forward)));
+  };
+  const anim::HumanoidMap& body = model_.humanoid;
+  for (int side = 0; side < 2; ++side) {
+    const int toe = body.toes[static_cast<std::size_t>(side)];
+    if (toe < 0) continue;
+    const Limb leg_limb = side == 0 ? Limb::kLeftLeg : Limb::kRightLeg;
+    const float now = pitch_deg(at(toe) - End(*s, leg_limb));
+    const float at_rest =
+        pitch_deg(anim::PositionMs(rest, toe) - anim::EndPositionMs(c[leg_limb], rest));
+    EXPECT_LT(now, at_rest - 30.0f) << anim::LimbName(leg_limb) << ": on the toes";
+  }
+}
+
 // The panel applies one ready pose after another to the same session (and draws every
 // thumbnail that way): each poses as it does from a fresh one, whatever came before it (a
 // composed pose leaves its limbs asking no help of the body).

@@ -1,5 +1,6 @@
 #include "scene/session/ready_poses.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ikpose::scene {
@@ -48,10 +49,11 @@ Carriage CarriageOf(ReadyPose pose) {
   return {0.0f, 0.0f};
 }
 
-// The climb's hands and feet hold rungs, the crawl's and the push-up's are on the floor: the
-// four contacts place the pelvis for them, so their limbs keep asking the body's help.
+// The climb's hands and feet hold rungs, the crawl's are on the floor: the four contacts place
+// the pelvis for them, so their limbs keep asking the body's help. (The push-up's plank is
+// composed: the four contacts would let its legs sag to the floor.)
 bool BodyPlacesIt(ReadyPose pose) {
-  return pose == ReadyPose::kClimbARung || pose == ReadyPose::kCrawl || pose == ReadyPose::kPushUp;
+  return pose == ReadyPose::kClimbARung || pose == ReadyPose::kCrawl;
 }
 
 int Index(Limb limb) {
@@ -125,6 +127,98 @@ void Carry(PosingSession& session, ReadyPose pose, const glm::vec3& left) {
   if (body.head >= 0 && body.head != body.neck) neck_and_head.push_back(body.head);
   // The head's nod is counted from level: the spine's lean is taken back first.
   Bend(session, neck_and_head, left, carriage.head_nod_deg - carriage.spine_lean_deg);
+}
+
+// The push-up's plank: the body straight from the shoulders to the heels, turned forward about
+// the pelvis as one piece (so the straight legs and the rest torso stay as they are), on the
+// toes, the arms near straight with the hands on the floor under the shoulders. The turn is the
+// one at which the shoulders are an arm's 0.92 above the floor while the balls of the feet
+// (the toe joints, as high as at rest) touch it; the feet turn with the legs (the solve keeps
+// the pitch a foot has in the pose it is solved on), so they stand on their toes.
+void Plank(PosingSession& session, const Frame& f) {
+  const auto mid = [&](Limb left, Limb right, const std::array<glm::vec3, 4>& p) {
+    return 0.5f * (p[Index(left)] + p[Index(right)]);
+  };
+  const float leg = f.upper[Index(Limb::kLeftLeg)] + f.lower[Index(Limb::kLeftLeg)];
+  // Each leg straightened along its hip-to-ankle line at rest (a rig whose rest bends its
+  // knees, as CesiumMan's, would plank on bent legs), to 0.98 of its length.
+  std::array<glm::vec3, 4> end_ms = f.end_ms;
+  for (Limb leg_limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    const int i = Index(leg_limb);
+    const glm::vec3 line = f.end_ms[i] - f.root_ms[i];
+    if (glm::length(line) > 0.0f)
+      end_ms[i] = f.root_ms[i] + glm::normalize(line) * (0.98f * (f.upper[i] + f.lower[i]));
+  }
+  const glm::vec3 ankles = mid(Limb::kLeftLeg, Limb::kRightLeg, end_ms);
+  const bool arms =
+      session.target(Limb::kLeftArm).available && session.target(Limb::kRightArm).available;
+  const float arm = arms ? f.upper[Index(Limb::kLeftArm)] + f.lower[Index(Limb::kLeftArm)] : leg;
+  // Without arms the hips take the shoulders' place, half a leg above the floor.
+  const glm::vec3 shoulders = arms ? mid(Limb::kLeftArm, Limb::kRightArm, f.root_ms)
+                                   : mid(Limb::kLeftLeg, Limb::kRightLeg, f.root_ms);
+  // The ball of the foot from the ankle at rest (along the facing, and up): the toe joints',
+  // at least a foot's usual 0.15 of the leg ahead (some rigs' toe joint is just in front of the
+  // ankle; a plank's ankle stood on it would sit within a planted foot's height of the floor,
+  // and the ground would lay the foot flat).
+  float ball_ahead = 0.15f * leg, ball_up = -0.07f * leg;
+  const anim::HumanoidMap& body = session.model().humanoid;
+  if (body.toes[0] >= 0 && body.toes[1] >= 0) {
+    const glm::vec3 ball = 0.5f * (anim::PositionMs(session.rest_pose(), body.toes[0]) +
+                                   anim::PositionMs(session.rest_pose(), body.toes[1]));
+    const glm::vec3 rest_ankles = mid(Limb::kLeftLeg, Limb::kRightLeg, f.end_ms);
+    ball_ahead = std::max(ball_ahead, glm::dot(ball - rest_ankles, f.forward));
+    ball_up = glm::dot(ball - rest_ankles, f.up);
+  }
+  // The ankles' height above the rest's once the feet turn by `a` with the legs, the balls of
+  // the feet kept at their rest height.
+  const auto ankle_lift = [&](float a) {
+    return ball_ahead * std::sin(a) + ball_up * (1.0f - std::cos(a));
+  };
+  const float rise = glm::dot(shoulders - ankles, f.up);
+  const float ahead = glm::dot(shoulders - ankles, f.forward);
+  // Arms longer than that would hold the body more upright than a plank (the robot's reach the
+  // floor from an upright kneel): the shoulders then bend them, at most 0.45 of their standing
+  // height up.
+  const float shoulder_height = std::min((arms ? 0.92f : 0.5f) * arm, 0.45f * rise);
+  // Shoulders above ankles once turned by `a`, less what the plank asks; falls as `a` grows.
+  const auto excess = [&](float a) {
+    return rise * std::cos(a) - ahead * std::sin(a) - (shoulder_height - ankle_lift(a));
+  };
+  float lo = glm::radians(20.0f), hi = glm::radians(88.0f);
+  for (int i = 0; i < 40; ++i) {
+    const float a = 0.5f * (lo + hi);
+    (excess(a) > 0.0f ? lo : hi) = a;
+  }
+  const float turn_rad = 0.5f * (lo + hi);
+  const glm::quat turn_ms = glm::angleAxis(turn_rad, f.left);  // up toward forward
+  // The pelvis stays over where it stood; it rises or sinks until the ankles are where the
+  // balls of the feet need them.
+  session.Evaluate();
+  const glm::vec3 pivot = session.BodyPositionMs();
+  const auto turned = [&](const glm::vec3& p) { return pivot + turn_ms * (p - pivot); };
+  const float sink = f.floor_y + ankle_lift(turn_rad) - turned(ankles).y;
+  const glm::vec3 delta = sink * f.up;
+  session.MoveBody(delta, turn_ms);
+  // The toes bent back up by the feet's turn, flat on the floor under the balls of the feet
+  // (within the toes' range).
+  std::vector<int> toes;
+  for (int toe : body.toes) {
+    if (toe >= 0) toes.push_back(toe);
+  }
+  Bend(session, toes, f.left, -glm::degrees(turn_rad));
+  for (Limb leg_limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+    const int i = Index(leg_limb);
+    Place(session, leg_limb, turned(end_ms[i]) + delta, turned(f.root_ms[i]) + delta,
+          f.upper[i] + f.lower[i]);
+  }
+  session.Evaluate();
+  for (Limb arm_limb : {Limb::kLeftArm, Limb::kRightArm}) {
+    if (!session.target(arm_limb).available) continue;
+    const glm::vec3 shoulder = anim::PositionMs(session.pose(), session.chain(arm_limb).upper);
+    glm::vec3 hand = shoulder + 0.1f * arm * f.forward;
+    hand.y = f.floor_y;
+    Place(session, arm_limb, hand, shoulder, 0.97f * arm);
+  }
 }
 
 }  // namespace
@@ -346,10 +440,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       on_all_fours(f.lower[Index(Limb::kLeftLeg)] + torso, 0.0f);
       break;
     case ReadyPose::kPushUp:
-      // A plank: hands and feet 0.9 of a leg and a torso apart, the feet 0.55 of that behind
-      // where they stood and the hands 0.35 in front.
-      on_all_fours(0.35f * (length(Limb::kLeftLeg) + torso),
-                   0.55f * (length(Limb::kLeftLeg) + torso));
+      Plank(session, f);
       break;
   }
   // A ready pose is composed whole, torso included, with every target within reach: the body's

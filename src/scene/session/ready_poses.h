@@ -3,9 +3,10 @@
 //
 // What: each pose is placed from the rig's own measures, not stored rotations: the hips and
 // shoulders at rest, each limb's two lengths, the body bone (the pelvis both legs hang from) and
-// the character's facing. It sets the body's offset and every limb's target (given, so solved),
-// from the rest pose, through the session's own road (targets, MoveBody, the ladder's snap and
-// fit for the climb), so the result is a scenario like any other: undoable, saved, exported.
+// the character's facing. It sets the body's offset (and turn: the push-up's plank) and every
+// limb's target (given, so solved), from the rest pose, through the session's own road
+// (targets, MoveBody, the ladder's snap and fit for the climb), so the result is a scenario
+// like any other: undoable, saved, exported.
 // Why: a new user's library is empty; these give a starting point on any rig, whatever its
 // bone names.
 // Limits: up is +Y; the pose needs both legs and a body bone (an arm missing is left alone).
