@@ -242,10 +242,10 @@ Clip LadderClimb(const Rig& rig) {
             neck = rig.Index("neck_01"), head = rig.Index("head");
   return Sample("ladder_climb", kCycle, [=, &rig](double t) {
     Poser p(rig);
-    // Hips close to the rungs (about 0.3 m) and raised so that the lower foot's leg is nearly
-    // straight; the chest leans back so that the arms hang long from the rungs rather than
-    // folding; the head tips forward to look at the ladder.
-    p.Translate(pelvis, dvec3(0.0, 0.065, 0.02));
+    // Hips close to the rungs (0.33 m: within a third of a metre) and raised so that the lower
+    // foot's leg is nearly straight; the chest leans back so that the arms hang long from the rungs
+    // rather than folding; the head tips forward to look at the ladder.
+    p.Translate(pelvis, dvec3(0.0, 0.065, 0.03));
     p.TurnModel(pelvis, kX, -Radians(6.0));
     p.TurnLocal(spine2, kX, Radians(2.0));
     p.TurnLocal(neck, kX, Radians(4.0));
@@ -265,7 +265,8 @@ Clip LadderClimb(const Rig& rig) {
       const LimbState foot = limb(t, foot_start, 0.35 + offset, 0.12);
 
       // Arm: the shoulder rises as the hand reaches up.
-      p.TurnLocal(side.clavicle, kX, Radians(10.0) * SmoothStep01((hand.y - (hand_top - hold_drop)) / hold_drop));
+      p.TurnLocal(side.clavicle, kX,
+                  Radians(10.0) * SmoothStep01((hand.y - (hand_top - hold_drop)) / hold_drop));
       std::vector<Rigid> model = p.Model();
       const dvec3 shoulder = model[side.upperarm].translation;
       const double l1 = glm::length(rig.Position(side.lowerarm) - rig.Position(side.upperarm));
