@@ -233,6 +233,26 @@ TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {
   EXPECT_NE(error.find("sit on a box"), std::string::npos) << error;
 }
 
+// A quadruped is on all fours already: its torso does not stand up at rest, so the push-up
+// turns no plank (that stood the fox on its nose) and the four contacts place its body, as
+// they place the crawl's; the pelvis is not turned by the pose.
+TEST(ReadyPose, APushUpOnARigWhoseTorsoLiesLevelIsPlacedByTheFourContacts) {
+  const fs::path dir = asset::test::SharedModelsDir();
+  if (dir.empty() || !fs::exists(dir / "Fox/Fox.glb")) {
+    GTEST_SKIP() << "../shared/models/Fox is absent (a quadruped)";
+  }
+  const anim::Model model = asset::LoadModel(dir / "Fox/Fox.glb");
+  PosingSession session(model);
+  std::string error;
+  ASSERT_TRUE(ApplyReadyPose(session, ReadyPose::kPushUp, &error)) << error;
+  EXPECT_EQ(session.edits.body.turn_ms, glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) << "no plank";
+  for (Limb limb : anim::kLimbs) {
+    if (!session.target(limb).available) continue;
+    EXPECT_GT(session.target(limb).pull_body, 0.0f) << anim::LimbName(limb) << " asks the body";
+    EXPECT_TRUE(session.result(limb).ok) << anim::LimbName(limb);
+  }
+}
+
 // The robot has no one hand bone: its palms and thumb hang from the forearm beside the chain's
 // end. Gripping a rung, they wrap it by design and are not listed inside it; its forearm still
 // is checked (it is listed when it goes through a rung).

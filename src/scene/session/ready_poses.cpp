@@ -134,8 +134,11 @@ void Carry(PosingSession& session, ReadyPose pose, const glm::vec3& left) {
 // toes, the arms near straight with the hands on the floor under the shoulders. The turn is the
 // one at which the shoulders are an arm's 0.92 above the floor while the balls of the feet
 // (the toe joints, as high as at rest) touch it; the feet turn with the legs (the solve keeps
-// the pitch a foot has in the pose it is solved on), so they stand on their toes.
-void Plank(PosingSession& session, const Frame& f) {
+// the pitch a foot has in the pose it is solved on), so they stand on their toes. It needs both
+// arms and a torso that stands up at rest (shoulders above the hips by more than they are in
+// front of them); otherwise (a quadruped is on all fours already) it places nothing and
+// returns false.
+bool Plank(PosingSession& session, const Frame& f) {
   const auto mid = [&](Limb left, Limb right, const std::array<glm::vec3, 4>& p) {
     return 0.5f * (p[Index(left)] + p[Index(right)]);
   };
@@ -150,12 +153,12 @@ void Plank(PosingSession& session, const Frame& f) {
       end_ms[i] = f.root_ms[i] + glm::normalize(line) * (0.98f * (f.upper[i] + f.lower[i]));
   }
   const glm::vec3 ankles = mid(Limb::kLeftLeg, Limb::kRightLeg, end_ms);
-  const bool arms =
-      session.target(Limb::kLeftArm).available && session.target(Limb::kRightArm).available;
-  const float arm = arms ? f.upper[Index(Limb::kLeftArm)] + f.lower[Index(Limb::kLeftArm)] : leg;
-  // Without arms the hips take the shoulders' place, half a leg above the floor.
-  const glm::vec3 shoulders = arms ? mid(Limb::kLeftArm, Limb::kRightArm, f.root_ms)
-                                   : mid(Limb::kLeftLeg, Limb::kRightLeg, f.root_ms);
+  if (!session.target(Limb::kLeftArm).available || !session.target(Limb::kRightArm).available)
+    return false;
+  const float arm = f.upper[Index(Limb::kLeftArm)] + f.lower[Index(Limb::kLeftArm)];
+  const glm::vec3 shoulders = mid(Limb::kLeftArm, Limb::kRightArm, f.root_ms);
+  const glm::vec3 torso = shoulders - mid(Limb::kLeftLeg, Limb::kRightLeg, f.root_ms);
+  if (!(glm::dot(torso, f.up) > glm::length(torso - glm::dot(torso, f.up) * f.up))) return false;
   // The ball of the foot from the ankle at rest (along the facing, and up): the toe joints',
   // at least a foot's usual 0.15 of the leg ahead (some rigs' toe joint is just in front of the
   // ankle; a plank's ankle stood on it would sit within a planted foot's height of the floor,
@@ -179,7 +182,7 @@ void Plank(PosingSession& session, const Frame& f) {
   // Arms longer than that would hold the body more upright than a plank (the robot's reach the
   // floor from an upright kneel): the shoulders then bend them, at most 0.45 of their standing
   // height up.
-  const float shoulder_height = std::min((arms ? 0.92f : 0.5f) * arm, 0.45f * rise);
+  const float shoulder_height = std::min(0.92f * arm, 0.45f * rise);
   // Shoulders above ankles once turned by `a`, less what the plank asks; falls as `a` grows.
   const auto excess = [&](float a) {
     return rise * std::cos(a) - ahead * std::sin(a) - (shoulder_height - ankle_lift(a));
@@ -213,12 +216,12 @@ void Plank(PosingSession& session, const Frame& f) {
   }
   session.Evaluate();
   for (Limb arm_limb : {Limb::kLeftArm, Limb::kRightArm}) {
-    if (!session.target(arm_limb).available) continue;
     const glm::vec3 shoulder = anim::PositionMs(session.pose(), session.chain(arm_limb).upper);
     glm::vec3 hand = shoulder + 0.1f * arm * f.forward;
     hand.y = f.floor_y;
     Place(session, arm_limb, hand, shoulder, 0.97f * arm);
   }
+  return true;
 }
 
 }  // namespace
@@ -306,6 +309,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   const Limb legs[] = {Limb::kLeftLeg, Limb::kRightLeg};
   const Limb arms[] = {Limb::kLeftArm, Limb::kRightArm};
   glm::vec3 delta(0.0f);
+  bool body_places = false;  // the push-up on a rig that cannot plank: the four contacts place it
   // The climb's standing foot: on the floor where it stands at rest, stepped up to a fifth of a
   // leg behind the rungs (a foot left at rest would hold the pelvis back with a straight leg).
   // Placed as it is (not brought within reach of the hip at rest): the body comes to it.
@@ -440,7 +444,12 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       on_all_fours(f.lower[Index(Limb::kLeftLeg)] + torso, 0.0f);
       break;
     case ReadyPose::kPushUp:
-      Plank(session, f);
+      // Else as the crawl, the feet further back: the four contacts place the body.
+      if (!Plank(session, f)) {
+        on_all_fours(0.35f * (length(Limb::kLeftLeg) + torso),
+                     0.55f * (length(Limb::kLeftLeg) + torso));
+        body_places = true;
+      }
       break;
   }
   // A ready pose is composed whole, torso included, with every target within reach: the body's
@@ -448,7 +457,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
   // ease them). Its limbs ask none (shown as "pull body 0"; raise it to let a limb pull); the
   // climb's hands and feet hold rungs, and the crawl's and push-up's are on the floor: there the
   // four contacts place the pelvis.
-  if (!BodyPlacesIt(pose)) {
+  if (!BodyPlacesIt(pose) && !body_places) {
     for (Limb limb : anim::kLimbs) session.target(limb).pull_body = 0.0f;
   }
   session.Evaluate();
