@@ -26,6 +26,7 @@
 #include "app/error_line.h"
 #include "app/paths.h"
 #include "app/viewer.h"
+#include "scene/session/ready_poses.h"
 
 namespace {
 
@@ -78,10 +79,15 @@ void AddPoseRequestOptions(CLI::App* command, ikpose::app::PoseRequest* request,
                       "left-to-right|right-to-left|flip: mirror the solved pose across the "
                       "character's own left/right plane (an asymmetric rest is mirrored anyway, "
                       "with a warning); off overrides a scenario's");
+  // Every ready pose by name, from the one list (ready_poses.h).
+  std::string ready_names = ikpose::scene::ReadyPoseChoices();
+  for (std::size_t at = ready_names.find(", "); at != std::string::npos;
+       at = ready_names.find(", ", at))
+    ready_names.replace(at, 2, "|");
   command->add_option("--ready", request->ready,
-                      "stand|sit-on-a-box|kneel|run|climb-a-rung|reach-up: a ready pose from "
-                      "the rig's own measures, placed first (the scenario's and these options "
-                      "go over it)");
+                      ready_names +
+                          ": a ready pose from the rig's own measures, placed first (the "
+                          "scenario's and these options go over it)");
   command->add_option("--prop", request->props,
                       "FILE@x,y,z[,yaw_deg]: a static mesh placed in model space (glTF, OBJ, "
                       "FBX...); feet stand on it");

@@ -44,6 +44,20 @@ TEST(Cli, HelpListsTheSubcommands) {
   }
 }
 
+// Every command that takes --ready names every ready pose in its help (export's once stopped
+// at reach-up, before crawl and push-up were added).
+TEST(Cli, ReadyHelpNamesEveryReadyPose) {
+  for (const std::string sub : {"render", "pose", "export", "view"}) {
+    const ProgramResult help = RunIkpose({sub, "--help"});
+    ASSERT_EQ(help.exit_code, 0) << sub << ": " << help.err;
+    if (help.out.find("--ready") == std::string::npos) continue;
+    for (const char* name : {"stand", "sit-on-a-box", "kneel", "run", "climb-a-rung", "reach-up",
+                             "crawl", "push-up"}) {
+      EXPECT_NE(help.out.find(name), std::string::npos) << sub << " --help lacks " << name;
+    }
+  }
+}
+
 TEST(Cli, UnknownSubcommandIsOneLineErrorWithExit2) {
   const ProgramResult r = RunIkpose({"frobnicate"});
   EXPECT_EQ(r.exit_code, 2);
