@@ -69,10 +69,11 @@ int RunExport(const ExportOptions& options, std::ostream& out, std::ostream& err
       options.bake.from || options.bake.to) {
     return Fail(err, "--from, --to, --targets, --max-error and --lock-feet need --bake", 2);
   }
-  if (options.pose.empty() && request.targets.empty() && request.scene.empty() && !request.clip) {
+  if (options.pose.empty() && request.targets.empty() && request.scene.empty() && !request.clip &&
+      !request.ready) {
     return Fail(err,
-                "nothing to pose: give --pose FILE, --target CHAIN=x,y,z, --scene FILE "
-                "or --clip NAME",
+                "nothing to pose: give --pose FILE, --target CHAIN=x,y,z, --scene FILE, "
+                "--clip NAME or --ready POSE",
                 2);
   }
   if (!options.pose.empty() && request.clip) {

@@ -62,6 +62,32 @@ class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
     return anim::EndPositionMs(s.chain(limb), s.pose());
   }
 
+  // A hand on the floor lies on its palm: the wrist a little above the floor, no finger joint
+  // through it (thumbs left as they hang from the palm at rest), the fingers level.
+  void ExpectPalmOnTheFloor(const PosingSession& s, Limb arm) const {
+    SCOPED_TRACE(anim::LimbName(arm));
+    const float leg =
+        model_.chains[Limb::kLeftLeg].upper_length + model_.chains[Limb::kLeftLeg].lower_length;
+    const float floor = s.floor_y();
+    const glm::vec3 wrist = End(s, arm);
+    EXPECT_GT(wrist.y, floor) << "the wrist above the floor";
+    EXPECT_LT(wrist.y, floor + 0.06f * leg) << "the hand down on the floor";
+    const HandShape& hand = s.facts()->hands[static_cast<std::size_t>(arm)];
+    glm::vec3 tips(0.0f);
+    for (std::size_t k = 0; k < hand.finger_joints.size(); ++k) {
+      if (hand.thumb[k]) continue;
+      const int b = hand.finger_joints[k];
+      const glm::vec3 p = anim::PositionMs(s.pose(), b);
+      EXPECT_GT(p.y, floor - 0.02f * leg)
+          << model_.skeleton.names[static_cast<std::size_t>(b)] << " through the floor";
+      tips += p - wrist;
+    }
+    if (glm::length(tips) > 0.0f) {
+      const float level_deg = glm::degrees(std::asin(std::abs(glm::normalize(tips).y)));
+      EXPECT_LT(level_deg, 25.0f) << "fingers level with the floor";
+    }
+  }
+
   fs::path path_;
   anim::Model model_;
   float height_ = 1.0f;
@@ -146,8 +172,8 @@ TEST_P(ReadyPoseModel, EveryPoseReachesItsTargetsAndLooksLikeItsName) {
   EXPECT_LT(PelvisY(*push_up), standing - 0.5f * leg) << "a push-up lowers the pelvis";
   EXPECT_GT(ahead(*push_up, Limb::kRightArm, Limb::kRightLeg), 1.2f * leg)
       << "a push-up: the hands well ahead of the feet";
-  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
-    EXPECT_NEAR(End(*push_up, arm).y, floor_y, 0.02f * leg) << "hands on the floor";
+  for (const PosingSession* s : {crawl.get(), push_up.get()}) {
+    for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) ExpectPalmOnTheFloor(*s, arm);
   }
 }
 
@@ -200,6 +226,41 @@ TEST_P(ReadyPoseModel, PushUpIsAPlankOnTheToes) {
         pitch_deg(anim::PositionMs(rest, toe) - anim::EndPositionMs(c[leg_limb], rest));
     EXPECT_LT(now, at_rest - 30.0f) << anim::LimbName(leg_limb) << ": on the toes";
   }
+}
+
+// A hand the user drags down onto the floor lies on its palm there, as a foot stands on its
+// sole; one held a hand's length above the floor still hangs from the wrist.
+TEST_P(ReadyPoseModel, AHandPlacedOnTheFloorLiesOnItsPalm) {
+  PosingSession s(model_);
+  const float leg =
+      model_.chains[Limb::kLeftLeg].upper_length + model_.chains[Limb::kLeftLeg].lower_length;
+  const glm::vec3 forward =
+      model_.humanoid.facing_valid ? model_.humanoid.facing_ms : model_.chains.forward_ms;
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    const glm::vec3 shoulder = anim::PositionMs(s.rest_pose(), model_.chains[arm].upper);
+    glm::vec3 hand = shoulder + 0.5f * leg * forward;
+    hand.y = anim::EndPositionMs(model_.chains[Limb::kLeftLeg], s.rest_pose()).y;
+    s.target(arm).target_ms = hand;
+  }
+  s.Evaluate();
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    ASSERT_TRUE(s.result(arm).ok) << s.result(arm).error;
+    EXPECT_LT(s.result(arm).error_ms, 0.01f * height_) << anim::LimbName(arm) << " reaches";
+    ExpectPalmOnTheFloor(s, arm);
+  }
+  // A hand's length up: off the floor, the hand keeps its turn on the forearm (follows).
+  const HandShape& hand = s.facts()->hands[static_cast<std::size_t>(Limb::kLeftArm)];
+  ASSERT_TRUE(hand.valid);
+  LimbTarget& t = s.target(Limb::kLeftArm);
+  t.target_ms.y = s.floor_y() + 1.5f * OnTheFloorWithin(hand, s.facts()->feet);
+  s.Evaluate();
+  const int wrist = model_.chains[Limb::kLeftArm].end;
+  const int forearm = model_.chains[Limb::kLeftArm].lower;
+  const glm::quat on_forearm =
+      glm::inverse(anim::RotationMs(s.pose(), forearm)) * anim::RotationMs(s.pose(), wrist);
+  const glm::quat at_rest = glm::inverse(anim::RotationMs(s.rest_pose(), forearm)) *
+                            anim::RotationMs(s.rest_pose(), wrist);
+  EXPECT_NEAR(std::abs(glm::dot(on_forearm, at_rest)), 1.0f, 1e-4f) << "it hangs as at rest";
 }
 
 // The panel applies one ready pose after another to the same session (and draws every

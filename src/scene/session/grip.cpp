@@ -101,7 +101,33 @@ EndGoal GripRung(const HandShape& hand, const glm::vec3& grip_ms, const glm::vec
   const glm::vec3 fingers = g.rotation_ms * hand.fingers_ls;
   const glm::vec3 palm = g.rotation_ms * hand.palm_ls;
   g.end_target_ms =
-      grip_ms - 0.5f * hand.palm_length * fingers - (rung_radius + 0.25f * hand.palm_length) * palm;
+      grip_ms - 0.5f * hand.palm_length * fingers - (rung_radius + PalmThickness(hand)) * palm;
+  return g;
+}
+
+float OnTheFloorWithin(const HandShape& hand, const std::array<FootShape, 4>& feet) {
+  float within = hand.palm_length;
+  for (const FootShape& foot : feet) {
+    if (foot.valid) within = std::max(within, foot.ankle_from_ball_ms.y);
+  }
+  return within;
+}
+
+bool OnTheFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y, float within) {
+  const float above = wrist_ms.y - floor_y;
+  return hand.valid && above <= within && above > -within;
+}
+
+EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y,
+                    const glm::vec3& forward_ms) {
+  const glm::vec3 up(0.f, 1.f, 0.f);
+  glm::vec3 ahead(forward_ms.x, 0.f, forward_ms.z);
+  if (!(glm::length(ahead) > 1e-6f)) ahead = glm::vec3(0.f, 0.f, 1.f);
+  const glm::mat3 goal = Frame(ahead, -up);  // fingers ahead, the palm facing the floor
+  const glm::mat3 rest = Frame(hand.fingers_ls, hand.palm_ls);
+  EndGoal g;
+  g.rotation_ms = glm::normalize(glm::quat_cast(goal * glm::transpose(rest)));
+  g.end_target_ms = glm::vec3(wrist_ms.x, floor_y + PalmThickness(hand), wrist_ms.z);
   return g;
 }
 

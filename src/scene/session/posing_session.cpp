@@ -331,6 +331,8 @@ void PosingSession::Evaluate() {
       result = SolveOnRung(limb, t);
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
+    } else if (EndGoal palm; PalmGoal(limb, t, &palm)) {
+      result = SolveToGoal(limb, t, palm, 1.0f, false);
     } else if (t.given && t.enabled) {
       result = SolveTarget(*model_, chain(limb), t, facts_->rest, reports, pose_);
     } else if (holds && t.enabled) {
@@ -403,8 +405,21 @@ anim::KneeClearance PosingSession::KneeClearanceFor(anim::Limb limb) const {
   return plane;
 }
 
+bool PosingSession::PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal) const {
+  const int i = static_cast<int>(limb);
+  if (IsLeg(limb) || !t.given || !t.enabled || !facts_->hands[i].valid) return false;
+  if (t.grip && t.rung >= 0 && edits.ladder_enabled) return false;  // it grips its rung
+  const HandShape& hand = facts_->hands[i];
+  if (!OnTheFloor(hand, t.target_ms, facts_->floor_y, OnTheFloorWithin(hand, facts_->feet)))
+    return false;
+  const anim::HumanoidMap& body = model_->humanoid;
+  const glm::vec3 facing = body.facing_valid ? body.facing_ms : model_->chains.forward_ms;
+  *goal = PalmOnFloor(facts_->hands[i], t.target_ms, facts_->floor_y, edits.body.turn_ms * facing);
+  return true;
+}
+
 anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTarget& t,
-                                                  const EndGoal& goal, float weight) {
+                                                  const EndGoal& goal, float weight, bool curl) {
   const int i = static_cast<int>(limb);
   const bool leg = IsLeg(limb);
   LimbTarget on_rung = t;
@@ -415,7 +430,7 @@ anim::ChainSolveResult PosingSession::SolveToGoal(anim::Limb limb, const LimbTar
   if (leg) on_rung.options.knee_clearance = KneeClearanceFor(limb);
   anim::ChainSolveResult result =
       SolveTarget(*model_, chain(limb), on_rung, facts_->rest, reports, pose_);
-  if (result.ok && !leg && weight >= 1.0f) {
+  if (result.ok && !leg && weight >= 1.0f && curl) {
     CurlFingers(model_->skeleton, facts_->hands[i], chain(limb).end, ladder_now_.rung_radius,
                 pose_);
   }
@@ -556,7 +571,10 @@ std::array<BodyGoal, 4> PosingSession::BodyGoals(bool follow,
       g.active = g.contact = true;
       g.anchored = IsLeg(limb);
       const bool on_rung = t.grip && t.rung >= 0 && edits.ladder_enabled && HasRungShape(limb);
-      g.end_ms = on_rung ? RungGoal(limb, t.target_ms).end_target_ms : t.target_ms;
+      EndGoal palm;
+      g.end_ms = on_rung                    ? RungGoal(limb, t.target_ms).end_target_ms
+                 : PalmGoal(limb, t, &palm) ? palm.end_target_ms
+                                            : t.target_ms;
     } else if (follow) {
       glm::vec3 rung_ms(0.0f);
       EndGoal goal;

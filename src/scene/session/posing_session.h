@@ -179,9 +179,13 @@ class PosingSession {
   EndGoal RungGoal(anim::Limb limb, const glm::vec3& target_ms) const;
   // A limb on a rung, gripping or standing (see LimbTarget::grip).
   anim::ChainSolveResult SolveOnRung(anim::Limb limb, const LimbTarget& t);
-  // Solves toward `goal`, blended in by `weight`; the fingers curl once fully in.
+  // Solves toward `goal`, blended in by `weight`; the fingers curl round a rung once fully in
+  // (`curl`; a palm on the floor keeps them as they are).
   anim::ChainSolveResult SolveToGoal(anim::Limb limb, const LimbTarget& t, const EndGoal& goal,
-                                     float weight);
+                                     float weight, bool curl = true);
+  // A placed hand on the floor (grip.h, OnTheFloor): its palm goal, fingers along the body's
+  // facing. False for a foot, a hand off the floor or on a rung.
+  bool PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal) const;
   // The start pose with the clip sampled over it at the playback's time (before turns and body).
   void SampleClipPose(std::vector<anim::Transform>& locals_ls) const;
   // The clip's climb, measured once per clip; then the ladder scrolled to the clip's time.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ikpose::scene {
 
@@ -129,6 +130,13 @@ void Carry(PosingSession& session, ReadyPose pose, const glm::vec3& left) {
   Bend(session, neck_and_head, left, carriage.head_nod_deg - carriage.spine_lean_deg);
 }
 
+// Where a wrist lies with its palm on the floor (grip.h's PalmOnFloor; the ankles' rest height
+// for a rig whose hands were not measured).
+float PalmWristY(const PosingSession& session, const Frame& f) {
+  const HandShape& hand = session.facts()->hands[Index(Limb::kLeftArm)];
+  return hand.valid ? session.floor_y() + PalmThickness(hand) : f.floor_y;
+}
+
 // The push-up's plank: the body straight from the shoulders to the heels, turned forward about
 // the pelvis as one piece (so the straight legs and the rest torso stay as they are), on the
 // toes, the arms near straight with the hands on the floor under the shoulders. The turn is the
@@ -178,14 +186,22 @@ bool Plank(PosingSession& session, const Frame& f) {
     return ball_ahead * std::sin(a) + ball_up * (1.0f - std::cos(a));
   };
   const float rise = glm::dot(shoulders - ankles, f.up);
-  const float ahead = glm::dot(shoulders - ankles, f.forward);
-  // Arms longer than that would hold the body more upright than a plank (the robot's reach the
-  // floor from an upright kneel): the shoulders then bend them, at most 0.45 of their standing
-  // height up.
-  const float shoulder_height = std::min(0.92f * arm, 0.45f * rise);
+  // Heights above the ankles' rest height: the wrists lie a palm's thickness over the floor
+  // (the session lays a hand on the floor on its palm, grip.h), the shoulders 0.92 of an arm
+  // above them; arms longer than that would hold the body more upright than a plank (the
+  // robot's reach the floor from an upright kneel): the shoulders then bend them, at most 0.45
+  // of their standing height up.
+  const float wrist_y = PalmWristY(session, f);
+  const float shoulder_height = wrist_y - f.floor_y + std::min(0.92f * arm, 0.45f * rise);
   // Shoulders above ankles once turned by `a`, less what the plank asks; falls as `a` grows.
   const auto excess = [&](float a) {
-    return rise * std::cos(a) - ahead * std::sin(a) - (shoulder_height - ankle_lift(a));
+    // The higher shoulder (a stance rig's chest is turned: one is further ahead than the other).
+    float top = -std::numeric_limits<float>::infinity();
+    for (Limb arm_limb : {Limb::kLeftArm, Limb::kRightArm}) {
+      const glm::vec3 v = f.root_ms[Index(arm_limb)] - ankles;
+      top = std::max(top, glm::dot(v, f.up) * std::cos(a) - glm::dot(v, f.forward) * std::sin(a));
+    }
+    return top - (shoulder_height - ankle_lift(a));
   };
   float lo = glm::radians(20.0f), hi = glm::radians(88.0f);
   for (int i = 0; i < 40; ++i) {
@@ -218,7 +234,7 @@ bool Plank(PosingSession& session, const Frame& f) {
   for (Limb arm_limb : {Limb::kLeftArm, Limb::kRightArm}) {
     const glm::vec3 shoulder = anim::PositionMs(session.pose(), session.chain(arm_limb).upper);
     glm::vec3 hand = shoulder + 0.1f * arm * f.forward;
-    hand.y = f.floor_y;
+    hand.y = wrist_y;
     Place(session, arm_limb, hand, shoulder, 0.97f * arm);
   }
   return true;
@@ -306,6 +322,11 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
     p.y = f.floor_y;
     return p;
   };
+  // A hand on the floor: its wrist a palm's thickness over it (the session lays it on its palm).
+  const auto hand_on_floor = [&, wrist_y = PalmWristY(session, f)](glm::vec3 p) {
+    p.y = wrist_y;
+    return p;
+  };
   const Limb legs[] = {Limb::kLeftLeg, Limb::kRightLeg};
   const Limb arms[] = {Limb::kLeftArm, Limb::kRightArm};
   glm::vec3 delta(0.0f);
@@ -339,7 +360,7 @@ bool ApplyReadyPose(PosingSession& session, ReadyPose pose, std::string* error) 
       // Beside its shoulder: the shoulder's offset from the foot, across the facing only.
       const glm::vec3 shoulder = f.root_ms[Index(arm)];
       const float across = glm::dot(shoulder - foot, f.left);
-      const glm::vec3 hand = on_floor(foot + across * f.left + hands_ahead * f.forward);
+      const glm::vec3 hand = hand_on_floor(foot + across * f.left + hands_ahead * f.forward);
       Place(session, arm, hand, hand, 0.0f);
     }
   };
