@@ -200,7 +200,7 @@ TEST_P(ReadyPoseModel, PushUpIsAPlankOnTheToes) {
   const anim::Pose& rest = s->rest_pose();
   const float rest_ankle_y = anim::EndPositionMs(c[Limb::kLeftLeg], rest).y;
   for (Limb leg_limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
-    EXPECT_GT(at(c[leg_limb].lower).y, rest_ankle_y + 0.08f * leg)
+    EXPECT_GT(at(c[leg_limb].lower).y, rest_ankle_y + 0.06f * leg)
         << anim::LimbName(leg_limb) << ": the knee off the floor";
     EXPECT_GT(End(*s, leg_limb).y, rest_ankle_y + 0.03f * leg)
         << anim::LimbName(leg_limb) << ": the heel up, on the toes";

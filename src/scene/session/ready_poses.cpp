@@ -140,7 +140,7 @@ float PalmWristY(const PosingSession& session, const Frame& f) {
 // The push-up's plank: the body straight from the shoulders to the heels, turned forward about
 // the pelvis as one piece (so the straight legs and the rest torso stay as they are), on the
 // toes, the arms near straight with the hands on the floor under the shoulders. The turn is the
-// one at which the shoulders are an arm's 0.92 above the floor while the balls of the feet
+// one at which the shoulders are an arm's 0.95 above the wrists while the balls of the feet
 // (the toe joints, as high as at rest) touch it; the feet turn with the legs (the solve keeps
 // the pitch a foot has in the pose it is solved on), so they stand on their toes. It needs both
 // arms and a torso that stands up at rest (shoulders above the hips by more than they are in
@@ -187,12 +187,12 @@ bool Plank(PosingSession& session, const Frame& f) {
   };
   const float rise = glm::dot(shoulders - ankles, f.up);
   // Heights above the ankles' rest height: the wrists lie a palm's thickness over the floor
-  // (the session lays a hand on the floor on its palm, grip.h), the shoulders 0.92 of an arm
+  // (the session lays a hand on the floor on its palm, grip.h), the shoulders 0.95 of an arm
   // above them; arms longer than that would hold the body more upright than a plank (the
   // robot's reach the floor from an upright kneel): the shoulders then bend them, at most 0.45
   // of their standing height up.
   const float wrist_y = PalmWristY(session, f);
-  const float shoulder_height = wrist_y - f.floor_y + std::min(0.92f * arm, 0.45f * rise);
+  const float shoulder_height = wrist_y - f.floor_y + std::min(0.95f * arm, 0.45f * rise);
   // Shoulders above ankles once turned by `a`, less what the plank asks; falls as `a` grows.
   const auto excess = [&](float a) {
     // The higher shoulder (a stance rig's chest is turned: one is further ahead than the other).
