@@ -128,6 +128,12 @@ bool BatchIsaAvailable(BatchIsa isa) {
 #endif
 }
 
+BatchIsa WidestBatchIsa() {
+  return BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
+         : BatchIsaAvailable(BatchIsa::kAvx2)   ? BatchIsa::kAvx2
+                                                : BatchIsa::kBaseline;
+}
+
 void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatchOutput& out,
                        std::size_t count) {
 #ifdef IKPOSE_BATCH_AVX2
@@ -148,10 +154,7 @@ void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatch
 
 // The widest kernel the CPU runs, chosen once.
 void SolveChainBatch(const ChainBatchInput& in, const ChainBatchOutput& out, std::size_t count) {
-  using detail::BatchIsa;
-  static const BatchIsa isa = detail::BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
-                              : detail::BatchIsaAvailable(BatchIsa::kAvx2)   ? BatchIsa::kAvx2
-                                                                             : BatchIsa::kBaseline;
+  static const detail::BatchIsa isa = detail::WidestBatchIsa();
   detail::SolveChainBatchOn(isa, in, out, count);
 }
 

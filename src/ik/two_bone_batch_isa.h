@@ -21,6 +21,9 @@ enum class BatchIsa { kBaseline, kAvx2, kAvx2Evex };
 // True when this build has the kernel and the CPU running it can execute it.
 bool BatchIsaAvailable(BatchIsa isa);
 
+// The widest kernel this build has and the CPU runs (what SolveChainBatch uses).
+BatchIsa WidestBatchIsa();
+
 // Runs `isa`'s kernel; BatchIsaAvailable(isa) must be true.
 void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& input, const ChainBatchOutput& output,
                        std::size_t count);

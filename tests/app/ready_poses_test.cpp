@@ -21,14 +21,17 @@ namespace {
 namespace fs = std::filesystem;
 using anim::Limb;
 
+// ../shared/models/FILE, or an empty path when it is absent (the caller skips, saying why).
+fs::path SharedModel(const std::string& file) {
+  const fs::path dir = asset::test::SharedModelsDir();
+  return dir.empty() || !fs::exists(dir / file) ? fs::path() : dir / file;
+}
+
 class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
  protected:
   void SetUp() override {
     const std::string file = GetParam();
-    path_ = file.empty()
-                ? asset::test::DefaultCharacter()
-                : (asset::test::SharedModelsDir().empty() ? fs::path()
-                                                          : asset::test::SharedModelsDir() / file);
+    path_ = file.empty() ? asset::test::DefaultCharacter() : SharedModel(file);
     if (path_.empty() || !fs::exists(path_)) {
       GTEST_SKIP() << "../shared/models/" << file << " is absent; its ready poses are skipped";
     }
@@ -283,11 +286,10 @@ TEST_P(ReadyPoseModel, APoseAfterAnotherPosesAsFromAFreshSession) {
 }
 
 TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {
-  const fs::path dir = asset::test::SharedModelsDir();
-  if (dir.empty() || !fs::exists(dir / "RiggedSimple/RiggedSimple.glb")) {
+  const fs::path path = SharedModel("RiggedSimple/RiggedSimple.glb");
+  if (path.empty())
     GTEST_SKIP() << "../shared/models/RiggedSimple is absent (a two-joint cylinder)";
-  }
-  const anim::Model model = asset::LoadModel(dir / "RiggedSimple/RiggedSimple.glb");
+  const anim::Model model = asset::LoadModel(path);
   PosingSession session(model);
   std::string error;
   EXPECT_FALSE(ApplyReadyPose(session, ReadyPose::kSitOnABox, &error));
@@ -298,11 +300,9 @@ TEST(ReadyPose, ARigWithoutLegsIsRefusedWithOneLine) {
 // turns no plank (that stood the fox on its nose) and the four contacts place its body, as
 // they place the crawl's; the pelvis is not turned by the pose.
 TEST(ReadyPose, APushUpOnARigWhoseTorsoLiesLevelIsPlacedByTheFourContacts) {
-  const fs::path dir = asset::test::SharedModelsDir();
-  if (dir.empty() || !fs::exists(dir / "Fox/Fox.glb")) {
-    GTEST_SKIP() << "../shared/models/Fox is absent (a quadruped)";
-  }
-  const anim::Model model = asset::LoadModel(dir / "Fox/Fox.glb");
+  const fs::path path = SharedModel("Fox/Fox.glb");
+  if (path.empty()) GTEST_SKIP() << "../shared/models/Fox is absent (a quadruped)";
+  const anim::Model model = asset::LoadModel(path);
   PosingSession session(model);
   std::string error;
   ASSERT_TRUE(ApplyReadyPose(session, ReadyPose::kPushUp, &error)) << error;
@@ -318,11 +318,10 @@ TEST(ReadyPose, APushUpOnARigWhoseTorsoLiesLevelIsPlacedByTheFourContacts) {
 // end. Gripping a rung, they wrap it by design and are not listed inside it; its forearm still
 // is checked (it is listed when it goes through a rung).
 TEST(ReadyPose, AGrippingHandsPartsBesideTheChainsEndAreNotInsideItsRung) {
-  const fs::path dir = asset::test::SharedModelsDir();
-  if (dir.empty() || !fs::exists(dir / "QuaterniusRobot/robot.glb")) {
+  const fs::path path = SharedModel("QuaterniusRobot/robot.glb");
+  if (path.empty())
     GTEST_SKIP() << "../shared/models/QuaterniusRobot is absent (hand parts under the forearm)";
-  }
-  const anim::Model model = asset::LoadModel(dir / "QuaterniusRobot/robot.glb");
+  const anim::Model model = asset::LoadModel(path);
   PosingRequest request;
   request.ready = ReadyPose::kClimbARung;
   std::string error;

@@ -85,10 +85,12 @@ TEST(ChainBatch, PicksTheWidestKernelTheCpuRuns) {
     named.Set(i, ch.a, ch.b, ch.c, ch.t);
   }
   SolveChainBatch(picked.In(), picked.Out(), n);
-  using detail::BatchIsa;
-  const BatchIsa widest = detail::BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
-                          : detail::BatchIsaAvailable(BatchIsa::kAvx2)   ? BatchIsa::kAvx2
-                                                                         : BatchIsa::kBaseline;
+  // The widest the CPU runs: with AVX-512VL the EVEX kernel, else AVX2, else the baseline.
+  const detail::BatchIsa widest = detail::WidestBatchIsa();
+  EXPECT_EQ(widest == detail::BatchIsa::kAvx2Evex,
+            detail::BatchIsaAvailable(detail::BatchIsa::kAvx2Evex));
+  EXPECT_EQ(widest != detail::BatchIsa::kBaseline,
+            detail::BatchIsaAvailable(detail::BatchIsa::kAvx2));
   detail::SolveChainBatchOn(widest, named.In(), named.Out(), n);
   EXPECT_EQ(picked.v, named.v);
 }

@@ -27,6 +27,14 @@ glm::mat3 Frame(const glm::vec3& fingers, const glm::vec3& palm) {
   return glm::mat3(f, p, glm::cross(f, p));
 }
 
+// The hand's model rotation that points its fingers along `fingers_ms` with its palm facing
+// `palm_ms` (made perpendicular to the fingers).
+glm::quat HandTurnedTo(const HandShape& hand, const glm::vec3& fingers_ms,
+                       const glm::vec3& palm_ms) {
+  const glm::mat3 rest = Frame(hand.fingers_ls, hand.palm_ls);  // in the hand's frame
+  return glm::normalize(glm::quat_cast(Frame(fingers_ms, palm_ms) * glm::transpose(rest)));
+}
+
 }  // namespace
 
 HandShape MeasureHand(const anim::Skeleton& skeleton, const anim::Pose& rest, int hand) {
@@ -92,10 +100,8 @@ EndGoal GripRung(const HandShape& hand, const glm::vec3& grip_ms, const glm::vec
                  float rung_radius) {
   // Fingers up and a little toward the ladder, the palm on the rung facing it.
   const glm::vec3 up(0.f, 1.f, 0.f);
-  const glm::mat3 goal = Frame(up + 0.2f * forward_ms, forward_ms);
-  const glm::mat3 rest = Frame(hand.fingers_ls, hand.palm_ls);  // in the hand's frame
   EndGoal g;
-  g.rotation_ms = glm::normalize(glm::quat_cast(goal * glm::transpose(rest)));
+  g.rotation_ms = HandTurnedTo(hand, up + 0.2f * forward_ms, forward_ms);
   // The rung's axis lies half a palm along the fingers and a radius plus a palm's thickness
   // out of the palm: the wrist is that far back from it.
   const glm::vec3 fingers = g.rotation_ms * hand.fingers_ls;
@@ -123,10 +129,8 @@ EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floo
   const glm::vec3 up(0.f, 1.f, 0.f);
   glm::vec3 ahead(forward_ms.x, 0.f, forward_ms.z);
   if (!(glm::length(ahead) > 1e-6f)) ahead = glm::vec3(0.f, 0.f, 1.f);
-  const glm::mat3 goal = Frame(ahead, -up);  // fingers ahead, the palm facing the floor
-  const glm::mat3 rest = Frame(hand.fingers_ls, hand.palm_ls);
   EndGoal g;
-  g.rotation_ms = glm::normalize(glm::quat_cast(goal * glm::transpose(rest)));
+  g.rotation_ms = HandTurnedTo(hand, ahead, -up);  // fingers ahead, the palm facing the floor
   g.end_target_ms = glm::vec3(wrist_ms.x, floor_y + PalmThickness(hand), wrist_ms.z);
   return g;
 }
