@@ -14,6 +14,8 @@
 #include "asset/report.h"
 #include "scene/road/posing_request.h"
 #include "scene/session/ready_poses.h"
+#include "scene/world/solid_shapes.h"
+#include "scene/world/world.h"
 
 namespace ikpose::scene {
 namespace {
@@ -68,13 +70,16 @@ class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
   // A hand on the floor lies on its palm: the wrist a little above the floor, no finger joint
   // through it (thumbs left as they hang from the palm at rest), the fingers level.
   void ExpectPalmOnTheFloor(const PosingSession& s, Limb arm) const {
+    ExpectPalmOn(s, arm, s.floor_y());
+  }
+  // The same on a level surface at height `floor`.
+  void ExpectPalmOn(const PosingSession& s, Limb arm, float floor) const {
     SCOPED_TRACE(anim::LimbName(arm));
     const float leg =
         model_.chains[Limb::kLeftLeg].upper_length + model_.chains[Limb::kLeftLeg].lower_length;
-    const float floor = s.floor_y();
     const glm::vec3 wrist = End(s, arm);
-    EXPECT_GT(wrist.y, floor) << "the wrist above the floor";
-    EXPECT_LT(wrist.y, floor + 0.06f * leg) << "the hand down on the floor";
+    EXPECT_GT(wrist.y, floor) << "the wrist above the surface";
+    EXPECT_LT(wrist.y, floor + 0.06f * leg) << "the hand down on the surface";
     const HandShape& hand = s.facts()->hands[static_cast<std::size_t>(arm)];
     glm::vec3 tips(0.0f);
     for (std::size_t k = 0; k < hand.finger_joints.size(); ++k) {
@@ -82,12 +87,12 @@ class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
       const int b = hand.finger_joints[k];
       const glm::vec3 p = anim::PositionMs(s.pose(), b);
       EXPECT_GT(p.y, floor - 0.02f * leg)
-          << model_.skeleton.names[static_cast<std::size_t>(b)] << " through the floor";
+          << model_.skeleton.names[static_cast<std::size_t>(b)] << " through the surface";
       tips += p - wrist;
     }
     if (glm::length(tips) > 0.0f) {
       const float level_deg = glm::degrees(std::asin(std::abs(glm::normalize(tips).y)));
-      EXPECT_LT(level_deg, 25.0f) << "fingers level with the floor";
+      EXPECT_LT(level_deg, 25.0f) << "fingers level with the surface";
     }
   }
 
@@ -264,6 +269,43 @@ TEST_P(ReadyPoseModel, AHandPlacedOnTheFloorLiesOnItsPalm) {
   const glm::quat at_rest = glm::inverse(anim::RotationMs(s.rest_pose(), forearm)) *
                             anim::RotationMs(s.rest_pose(), wrist);
   EXPECT_NEAR(std::abs(glm::dot(on_forearm, at_rest)), 1.0f, 1e-4f) << "it hangs as at rest";
+}
+
+// A hand put on a table (a box prop whose top is at the hips' height, in front of the body)
+// lies on its palm on the top, as on the floor; the fingers, hanging as at rest, went into it.
+TEST_P(ReadyPoseModel, AHandPlacedOnATableLiesOnItsPalm) {
+  PosingSession s(model_);
+  const auto& c = model_.chains;
+  const float leg = c[Limb::kLeftLeg].upper_length + c[Limb::kLeftLeg].lower_length;
+  const glm::vec3 forward =
+      model_.humanoid.facing_valid ? model_.humanoid.facing_ms : model_.chains.forward_ms;
+  const glm::vec3 hips = 0.5f * (anim::PositionMs(s.rest_pose(), c[Limb::kLeftLeg].upper) +
+                                 anim::PositionMs(s.rest_pose(), c[Limb::kRightLeg].upper));
+  // The table: a leg deep and two wide, from a third of a leg in front of the hips.
+  const glm::vec3 side = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const glm::vec3 near_edge = glm::vec3(hips.x, s.floor_y(), hips.z) + 0.3f * leg * forward;
+  const glm::vec3 a = near_edge - leg * side, b = near_edge + leg * side + leg * forward;
+  std::vector<glm::vec3> v, n;
+  std::vector<std::uint32_t> i;
+  AppendBox(glm::min(a, b), glm::vec3(glm::max(a, b).x, hips.y, glm::max(a, b).z), &v, &n, &i);
+  Prop table;
+  table.path = table.placement.file = "table.glb";
+  table.model = std::make_shared<anim::Model>(
+      StaticModel("table", std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
+  std::string error;
+  s.edits.world = World::Build({table}, &error);
+  ASSERT_TRUE(s.edits.world) << error;
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    glm::vec3 hand = anim::PositionMs(s.rest_pose(), c[arm].upper) + 0.5f * leg * forward;
+    hand.y = hips.y;
+    s.target(arm).target_ms = hand;
+  }
+  s.Evaluate();
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    ASSERT_TRUE(s.result(arm).ok) << s.result(arm).error;
+    EXPECT_LT(s.result(arm).error_ms, 0.01f * height_) << anim::LimbName(arm) << " reaches";
+    ExpectPalmOn(s, arm, hips.y);
+  }
 }
 
 // The panel applies one ready pose after another to the same session (and draws every

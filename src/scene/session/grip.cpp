@@ -119,19 +119,21 @@ float OnTheFloorWithin(const HandShape& hand, const std::array<FootShape, 4>& fe
   return within;
 }
 
-bool OnTheFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y, float within) {
-  const float above = wrist_ms.y - floor_y;
-  return hand.valid && above <= within && above > -within;
-}
-
 EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y,
                     const glm::vec3& forward_ms) {
-  const glm::vec3 up(0.f, 1.f, 0.f);
-  glm::vec3 ahead(forward_ms.x, 0.f, forward_ms.z);
+  return PalmOnSurface(hand, wrist_ms, glm::vec3(wrist_ms.x, floor_y, wrist_ms.z),
+                       glm::vec3(0.f, 1.f, 0.f), forward_ms);
+}
+
+EndGoal PalmOnSurface(const HandShape& hand, const glm::vec3& wrist_ms, const glm::vec3& point_ms,
+                      const glm::vec3& normal_ms, const glm::vec3& forward_ms) {
+  // The facing laid into the surface (or, facing straight into it, the fingers along +Z).
+  glm::vec3 ahead = forward_ms - glm::dot(forward_ms, normal_ms) * normal_ms;
   if (!(glm::length(ahead) > 1e-6f)) ahead = glm::vec3(0.f, 0.f, 1.f);
   EndGoal g;
-  g.rotation_ms = HandTurnedTo(hand, ahead, -up);  // fingers ahead, the palm facing the floor
-  g.end_target_ms = glm::vec3(wrist_ms.x, floor_y + PalmThickness(hand), wrist_ms.z);
+  g.rotation_ms = HandTurnedTo(hand, ahead, -normal_ms);  // the palm facing the surface
+  g.end_target_ms =
+      wrist_ms - (glm::dot(wrist_ms - point_ms, normal_ms) - PalmThickness(hand)) * normal_ms;
   return g;
 }
 

@@ -56,19 +56,22 @@ EndGoal GripRung(const HandShape& hand, const glm::vec3& grip_ms, const glm::vec
 // `top_ms` on the rung's top.
 EndGoal StandOnRung(const FootShape& foot, const glm::vec3& top_ms);
 
-// A hand on the floor lies on its palm: a wrist target less than `within` above the floor (or
-// below it) puts the palm flat on the floor, fingers along `forward_ms` (made horizontal), the
-// wrist a palm's thickness above the floor over the target. Without it the hand hangs from the
-// wrist, fingers in the floor. `within`: the larger of the palm's length and the rest ankles'
-// height (OnTheFloorWithin): a hand put as low as an ankle stands is on the floor.
+// A hand on the floor, or on a surface a foot could stand on (a box's top, a table), lies on its
+// palm: a wrist target less than `within` above it (or below it) puts the palm flat on it,
+// fingers along `forward_ms` (laid into the surface), the wrist a palm's thickness above it over
+// the target. Without it the hand hangs from the wrist, fingers in the floor or the table.
+// `within`: the larger of the palm's length and the rest ankles' height (OnTheFloorWithin): a
+// hand put as low as an ankle stands is on the floor.
 float OnTheFloorWithin(const HandShape& hand, const std::array<FootShape, 4>& feet);
-bool OnTheFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y, float within);
 // The wrist's height over what the palm lies on (a rung's surface, the floor).
 inline float PalmThickness(const HandShape& hand) {
   return 0.25f * hand.palm_length;
 }
 EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y,
                     const glm::vec3& forward_ms);
+// On the plane through `point_ms` with unit `normal_ms` (up, within kMaxSoleTiltDeg of it).
+EndGoal PalmOnSurface(const HandShape& hand, const glm::vec3& wrist_ms, const glm::vec3& point_ms,
+                      const glm::vec3& normal_ms, const glm::vec3& forward_ms);
 
 // Curls the fingers of `hand` (already turned onto the rung) around a rung of `rung_radius`.
 void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int hand,

@@ -410,11 +410,20 @@ bool PosingSession::PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal
   if (IsLeg(limb) || !t.given || !t.enabled || !facts_->hands[i].valid) return false;
   if (t.grip && t.rung >= 0 && edits.ladder_enabled) return false;  // it grips its rung
   const HandShape& hand = facts_->hands[i];
-  if (!OnTheFloor(hand, t.target_ms, facts_->floor_y, OnTheFloorWithin(hand, facts_->feet)))
-    return false;
+  // The highest surface under the target that a foot could stand on: a prop's top or the floor
+  // (whether or not the feet keep to it: a hand on the floor is on the floor).
+  const float within = OnTheFloorWithin(hand, facts_->feet);
+  int prop = -1;
+  const std::optional<RayHit> hit =
+      GroundBelow(edits.world.get(), true, facts_->floor_y,
+                  t.target_ms + glm::vec3(0.0f, within, 0.0f), 3.0f * within, &prop);
+  if (!hit || !(hit->normal_ms.y >= std::cos(glm::radians(kMaxSoleTiltDeg)))) return false;
+  const float above = glm::dot(t.target_ms - hit->point_ms, hit->normal_ms);
+  if (!(above <= within && above > -within)) return false;
   const anim::HumanoidMap& body = model_->humanoid;
   const glm::vec3 facing = body.facing_valid ? body.facing_ms : model_->chains.forward_ms;
-  *goal = PalmOnFloor(facts_->hands[i], t.target_ms, facts_->floor_y, edits.body.turn_ms * facing);
+  *goal =
+      PalmOnSurface(hand, t.target_ms, hit->point_ms, hit->normal_ms, edits.body.turn_ms * facing);
   return true;
 }
 
