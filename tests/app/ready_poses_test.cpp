@@ -67,8 +67,8 @@ class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
     return anim::EndPositionMs(s.chain(limb), s.pose());
   }
 
-  // A hand on the floor lies on its palm: the wrist a little above the floor, no finger joint
-  // through it (thumbs left as they hang from the palm at rest), the fingers level.
+  // A hand on the floor lies on its palm: the wrist a little above the floor, no finger or
+  // thumb joint through it (nor a phalanx's end), the fingers level.
   void ExpectPalmOnTheFloor(const PosingSession& s, Limb arm) const {
     ExpectPalmOn(s, arm, s.floor_y());
   }
@@ -83,12 +83,13 @@ class ReadyPoseModel : public ::testing::TestWithParam<const char*> {
     const HandShape& hand = s.facts()->hands[static_cast<std::size_t>(arm)];
     glm::vec3 tips(0.0f);
     for (std::size_t k = 0; k < hand.finger_joints.size(); ++k) {
-      if (hand.thumb[k]) continue;
+      // Every joint and the end of its phalanx, the thumb's too.
       const int b = hand.finger_joints[k];
-      const glm::vec3 p = anim::PositionMs(s.pose(), b);
-      EXPECT_GT(p.y, floor - 0.02f * leg)
-          << model_.skeleton.names[static_cast<std::size_t>(b)] << " through the surface";
-      tips += p - wrist;
+      for (int joint : {b, model_.skeleton.Children(b)[0]}) {
+        EXPECT_GT(anim::PositionMs(s.pose(), joint).y, floor - 0.005f * leg)
+            << model_.skeleton.names[static_cast<std::size_t>(joint)] << " through the surface";
+      }
+      if (!hand.thumb[k]) tips += anim::PositionMs(s.pose(), b) - wrist;
     }
     if (glm::length(tips) > 0.0f) {
       const float level_deg = glm::degrees(std::asin(std::abs(glm::normalize(tips).y)));

@@ -181,6 +181,29 @@ void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int han
   }
 }
 
+void LiftFingersOutOf(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
+                      const EndGoal& palm, anim::Pose& pose) {
+  if (!shape.valid || hand < 0) return;
+  // The surface as the palm goal has it: under the wrist, a palm's thickness out of the palm.
+  const glm::vec3 normal = -glm::normalize(palm.rotation_ms * shape.palm_ls);
+  const glm::vec3 point = palm.end_target_ms - PalmThickness(shape) * normal;
+  const float lowest = 0.1f * shape.palm_length;
+  const auto height = [&](int bone) {
+    return glm::dot(anim::PositionMs(pose, bone) - point, normal);
+  };
+  for (std::size_t i = 0; i < shape.finger_joints.size(); ++i) {
+    const int bone = shape.finger_joints[i];
+    const int end = skeleton.Children(bone)[0];
+    const float length = glm::length(anim::PositionMs(pose, end) - anim::PositionMs(pose, bone));
+    if (!(length > 1e-6f) || height(end) >= lowest) continue;
+    // The phalanx's elevation over the surface now and as wanted (sines), within a quarter turn.
+    const float now = std::clamp((height(end) - height(bone)) / length, -1.f, 1.f);
+    const float want = std::clamp((lowest - height(bone)) / length, -1.f, 1.f);
+    const float angle = std::asin(want) - std::asin(now);
+    if (angle > 0.f) TurnFingerJoint(skeleton, shape, hand, i, normal, angle, pose);
+  }
+}
+
 float GripWrapRadius(const HandShape& shape, float rung_radius) {
   return rung_radius + 0.12f * shape.palm_length;
 }

@@ -73,6 +73,14 @@ EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floo
 EndGoal PalmOnSurface(const HandShape& hand, const glm::vec3& wrist_ms, const glm::vec3& point_ms,
                       const glm::vec3& normal_ms, const glm::vec3& forward_ms);
 
+// Lifts the fingers and the thumb of `hand`, lying on its palm as `palm` (PalmOnSurface) puts
+// it, out of that surface: each phalanx that ends lower than a tenth of the palm's length over
+// it turns up toward it (about its own joint, parents first) until its end is that high; the
+// others stay as they are. Why: the palm lies flat, but a thumb keeps its rest turn on the palm,
+// which points it down into the floor (2 to 5 cm on the rigs we have).
+void LiftFingersOutOf(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
+                      const EndGoal& palm, anim::Pose& pose);
+
 // Curls the fingers of `hand` (already turned onto the rung) around a rung of `rung_radius`.
 void CurlFingers(const anim::Skeleton& skeleton, const HandShape& shape, int hand,
                  float rung_radius, anim::Pose& pose);

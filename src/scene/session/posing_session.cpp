@@ -333,6 +333,10 @@ void PosingSession::Evaluate() {
       result = FollowRung(limb, t);
     } else if (EndGoal palm; PalmGoal(limb, t, &palm)) {
       result = SolveToGoal(limb, t, palm, 1.0f, false);
+      if (result.ok) {
+        LiftFingersOutOf(model_->skeleton, facts_->hands[static_cast<int>(limb)], chain(limb).end,
+                         palm, pose_);
+      }
     } else if (t.given && t.enabled) {
       result = SolveTarget(*model_, chain(limb), t, facts_->rest, reports, pose_);
     } else if (holds && t.enabled) {
