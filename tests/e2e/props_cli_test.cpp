@@ -1,8 +1,9 @@
 // Props and ground contact through the real program: `--prop` and a scenario's "props" pose
 // the same in `pose --json` and `render --report` (one road), feet stand on the bundled props,
-// `--ground off` turns contact off, and hostile props (missing, a FIFO, no triangles, a NaN
-// vertex, more triangles than a scene may hold) are each one error line with exit 1; `export`
-// writes the props beside the character, their materials and textures too.
+// `--ground off` turns contact off, hands put on a table lie on their palms, and hostile props
+// (missing, a FIFO, no triangles, a NaN vertex, more triangles than a scene may hold) are each one
+// error line with exit 1; `export` writes the props beside the character, their materials and
+// textures too.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -174,6 +175,38 @@ TEST(PropsCli, ShinThroughARungAndALadderOutOfReachAreWarnedAbout) {
   EXPECT_NE(far.err.find("ikpose: warning: the ladder's rungs are out of the character's reach"),
             std::string::npos)
       << far.err;
+  fs::remove_all(dir);
+}
+
+// Hands put on a table (the bundled box at 3.5 times its size: its top 0.70 high) lie on their
+// palms on its top through the real program: the wrists a little over it, no finger or thumb
+// bone of the bundled character under it. Hanging from the wrists as at rest, the fingers went
+// 13 cm into it.
+TEST(PropsCli, HandsPutOnATableLieOnTheirPalms) {
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/table.json") << R"({"props": [{"file": ")" << (kProps / "box.glb").string()
+                                     << R"(", "position": [0, 0, 1.0], "scale": 3.5}],
+      "limbs": {"left_arm": {"target": [0.2, 0.72, 0.45]},
+                "right_arm": {"target": [-0.2, 0.72, 0.45]}}})";
+  const ProgramResult posed = RunIkpose({"pose", "--scene", dir + "/table.json", "--json"});
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const json j = json::parse(posed.out);
+  const double top = 0.2 * 3.5;
+  int fingers = 0;
+  for (const json& b : j["bones"]) {
+    const std::string name = b["name"];
+    const double y = b["position_ms"][1];
+    if (name == "hand_l" || name == "hand_r") {
+      EXPECT_GT(y, top) << name << ": the wrist over the top";
+      EXPECT_LT(y, top + 0.05) << name << ": the hand down on the top";
+    }
+    for (const char* finger : {"thumb_", "index_", "middle_", "ring_", "pinky_"}) {
+      if (name.rfind(finger, 0) != 0) continue;
+      ++fingers;
+      EXPECT_GT(y, top - 0.005) << name << " inside the table";
+    }
+  }
+  EXPECT_GE(fingers, 20) << "the bundled character's finger bones";
   fs::remove_all(dir);
 }
 
