@@ -119,12 +119,6 @@ float OnTheFloorWithin(const HandShape& hand, const std::array<FootShape, 4>& fe
   return within;
 }
 
-EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y,
-                    const glm::vec3& forward_ms) {
-  return PalmOnSurface(hand, wrist_ms, glm::vec3(wrist_ms.x, floor_y, wrist_ms.z),
-                       glm::vec3(0.f, 1.f, 0.f), forward_ms);
-}
-
 EndGoal PalmOnSurface(const HandShape& hand, const glm::vec3& wrist_ms, const glm::vec3& point_ms,
                       const glm::vec3& normal_ms, const glm::vec3& forward_ms) {
   // The facing laid into the surface (or, facing straight into it, the fingers along +Z).

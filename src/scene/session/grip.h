@@ -67,9 +67,8 @@ float OnTheFloorWithin(const HandShape& hand, const std::array<FootShape, 4>& fe
 inline float PalmThickness(const HandShape& hand) {
   return 0.25f * hand.palm_length;
 }
-EndGoal PalmOnFloor(const HandShape& hand, const glm::vec3& wrist_ms, float floor_y,
-                    const glm::vec3& forward_ms);
-// On the plane through `point_ms` with unit `normal_ms` (up, within kMaxSoleTiltDeg of it).
+// On the plane through `point_ms` with unit `normal_ms` (up, within kMaxSoleTiltDeg of it: the
+// floor's is +Y).
 EndGoal PalmOnSurface(const HandShape& hand, const glm::vec3& wrist_ms, const glm::vec3& point_ms,
                       const glm::vec3& normal_ms, const glm::vec3& forward_ms);
 
