@@ -130,6 +130,14 @@ asset::Json SessionReport(const scene::PosingSession& session) {
   asset::Json report = asset::PoseReport(session.model(), session.base_pose(), session.pose(),
                                          SolvedChains(session));
   if (session.edits.mirror != anim::MirrorMode::kOff) report["mirror"] = MirrorReport(session);
+  // A hand lying on its palm says on what: why its wrist is a palm's thickness over the surface
+  // rather than on its target.
+  for (anim::Limb limb : {anim::Limb::kLeftArm, anim::Limb::kRightArm}) {
+    const scene::PosingSession::PalmContact& palm = session.palm(limb);
+    const std::string& name = session.chain(limb).name;
+    if (!palm.on || !report["chains"].contains(name)) continue;
+    report["chains"][name]["palm_on"] = session.PalmSurfaceName(limb);
+  }
   if (session.edits.ladder_enabled) {
     // The ladder as drawn this frame (scrolled when it follows a climbing clip), so a script can
     // draw or check rungs where the window has them.

@@ -181,6 +181,10 @@ void LimbSection(scene::PosingSession& session, anim::Limb limb, PanelState& sta
                                                    glm::vec3(0.0f, 1.0f, 0.0f), m_per_unit);
     ImGui::TextWrapped("%s", sentence.c_str());
     if (result.output.limit_clamped) ImGui::TextColored(kWarn, "at its bend limit");
+    if (session.palm(limb).on) {  // the floor, or the prop's file name without its folder
+      const std::string on = session.PalmSurfaceName(limb);
+      ImGui::TextDisabled("lies on its palm on %s", on.substr(on.find_last_of('/') + 1).c_str());
+    }
   } else if (target.enabled && !target.given && !session.Mirrored(limb)) {
     ImGui::TextDisabled("drag it to pose");
   } else if (target.enabled && !result.ok && !result.error.empty()) {

@@ -256,6 +256,8 @@ TEST_P(ReadyPoseModel, AHandPlacedOnTheFloorLiesOnItsPalm) {
     ASSERT_TRUE(s.result(arm).ok) << s.result(arm).error;
     EXPECT_LT(s.result(arm).error_ms, 0.01f * height_) << anim::LimbName(arm) << " reaches";
     ExpectPalmOnTheFloor(s, arm);
+    EXPECT_TRUE(s.palm(arm).on);
+    EXPECT_EQ(s.palm(arm).prop, -1) << "on the floor";
   }
   // A hand's length up: off the floor, the hand keeps its turn on the forearm (follows).
   const HandShape& hand = s.facts()->hands[static_cast<std::size_t>(Limb::kLeftArm)];
@@ -270,6 +272,7 @@ TEST_P(ReadyPoseModel, AHandPlacedOnTheFloorLiesOnItsPalm) {
   const glm::quat at_rest = glm::inverse(anim::RotationMs(s.rest_pose(), forearm)) *
                             anim::RotationMs(s.rest_pose(), wrist);
   EXPECT_NEAR(std::abs(glm::dot(on_forearm, at_rest)), 1.0f, 1e-4f) << "it hangs as at rest";
+  EXPECT_FALSE(s.palm(Limb::kLeftArm).on);
 }
 
 // A hand put on a table (a box prop whose top is at the hips' height, in front of the body)
@@ -306,6 +309,8 @@ TEST_P(ReadyPoseModel, AHandPlacedOnATableLiesOnItsPalm) {
     ASSERT_TRUE(s.result(arm).ok) << s.result(arm).error;
     EXPECT_LT(s.result(arm).error_ms, 0.01f * height_) << anim::LimbName(arm) << " reaches";
     ExpectPalmOn(s, arm, hips.y);
+    EXPECT_TRUE(s.palm(arm).on);
+    EXPECT_EQ(s.PalmSurfaceName(arm), "table.glb");
   }
 }
 

@@ -207,6 +207,17 @@ TEST(PropsCli, HandsPutOnATableLieOnTheirPalms) {
     }
   }
   EXPECT_GE(fingers, 20) << "the bundled character's finger bones";
+  // The report says what each hand lies on (why its wrist is over the top, not on its target).
+  for (const char* arm : {"left_arm", "right_arm"}) {
+    const std::string on = j["chains"][arm].value("palm_on", "");
+    EXPECT_TRUE(on.size() >= 7 && on.compare(on.size() - 7, 7, "box.glb") == 0)
+        << arm << ": " << on;
+  }
+  // A hand held up in the air lies on nothing.
+  std::ofstream(dir + "/air.json") << R"({"limbs": {"left_arm": {"target": [0.3, 1.3, 0.4]}}})";
+  const ProgramResult air = RunIkpose({"pose", "--scene", dir + "/air.json", "--json"});
+  ASSERT_EQ(air.exit_code, 0) << air.err;
+  EXPECT_FALSE(json::parse(air.out)["chains"]["left_arm"].contains("palm_on"));
   fs::remove_all(dir);
 }
 

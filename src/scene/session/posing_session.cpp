@@ -312,6 +312,7 @@ void PosingSession::Evaluate() {
     LimbTarget& t = target(limb);
     anim::ChainSolveResult& result = results_[static_cast<int>(limb)];
     result = {};
+    palms_[static_cast<int>(limb)] = {};
     if (!t.available) continue;
     glm::vec3& resting = resting_ms_[static_cast<int>(limb)];
     if (!t.given && t.target_ms != resting) t.given = true;  // moved since it was put to rest
@@ -331,8 +332,9 @@ void PosingSession::Evaluate() {
       result = SolveOnRung(limb, t);
     } else if (follow && !t.given && t.enabled) {
       result = FollowRung(limb, t);
-    } else if (EndGoal palm; PalmGoal(limb, t, &palm)) {
+    } else if (EndGoal palm; PalmGoal(limb, t, &palm, &palms_[static_cast<int>(limb)].prop)) {
       result = SolveToGoal(limb, t, palm, 1.0f, false);
+      palms_[static_cast<int>(limb)].on = result.ok;
       if (result.ok) {
         LiftFingersOutOf(model_->skeleton, facts_->hands[static_cast<int>(limb)], chain(limb).end,
                          palm, pose_);
@@ -409,7 +411,17 @@ anim::KneeClearance PosingSession::KneeClearanceFor(anim::Limb limb) const {
   return plane;
 }
 
-bool PosingSession::PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal) const {
+std::string PosingSession::PalmSurfaceName(anim::Limb limb) const {
+  const PalmContact& palm = palms_[static_cast<int>(limb)];
+  if (palm.prop < 0 || !edits.world) return "floor";
+  const auto& props = edits.world->props();
+  return palm.prop < static_cast<int>(props.size())
+             ? props[static_cast<std::size_t>(palm.prop)].path
+             : "floor";
+}
+
+bool PosingSession::PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal,
+                             int* prop_out) const {
   const int i = static_cast<int>(limb);
   if (IsLeg(limb) || !t.given || !t.enabled || !facts_->hands[i].valid) return false;
   if (t.grip && t.rung >= 0 && edits.ladder_enabled) return false;  // it grips its rung
@@ -428,6 +440,7 @@ bool PosingSession::PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal
   const glm::vec3 facing = body.facing_valid ? body.facing_ms : model_->chains.forward_ms;
   *goal =
       PalmOnSurface(hand, t.target_ms, hit->point_ms, hit->normal_ms, edits.body.turn_ms * facing);
+  if (prop_out) *prop_out = prop;
   return true;
 }
 

@@ -66,6 +66,14 @@ class PosingSession {
   const anim::ChainSolveResult& result(anim::Limb limb) const {
     return results_[static_cast<int>(limb)];
   }
+  // Where a hand lies on its palm this frame (a placed hand on the floor or a prop's top).
+  struct PalmContact {
+    bool on = false;
+    int prop = -1;  // edits.world's prop, -1 for the floor
+  };
+  const PalmContact& palm(anim::Limb limb) const { return palms_[static_cast<int>(limb)]; }
+  // "floor" or the prop's file, as the report and the panel name it.
+  std::string PalmSurfaceName(anim::Limb limb) const;
   std::vector<ChainTarget>& extra_chains() { return extra_; }
   const std::vector<ChainTarget>& extra_chains() const { return extra_; }
   const anim::Pose& rest_pose() const { return facts_->rest; }
@@ -183,9 +191,10 @@ class PosingSession {
   // (`curl`; a palm on the floor keeps them as they are).
   anim::ChainSolveResult SolveToGoal(anim::Limb limb, const LimbTarget& t, const EndGoal& goal,
                                      float weight, bool curl = true);
-  // A placed hand on the floor (grip.h, OnTheFloor): its palm goal, fingers along the body's
-  // facing. False for a foot, a hand off the floor or on a rung.
-  bool PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal) const;
+  // A placed hand on the floor or a prop's top (grip.h, PalmOnSurface): its palm goal, fingers
+  // along the body's facing, and the prop (-1: the floor). False for a foot, a hand off any
+  // surface or on a rung.
+  bool PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal, int* prop = nullptr) const;
   // The start pose with the clip sampled over it at the playback's time (before turns and body).
   void SampleClipPose(std::vector<anim::Transform>& locals_ls) const;
   // The clip's climb, measured once per clip; then the ladder scrolled to the clip's time.
@@ -209,6 +218,7 @@ class PosingSession {
   const anim::Model* model_;
   std::shared_ptr<const RigFacts> facts_;
   std::array<anim::ChainSolveResult, 4> results_;
+  std::array<PalmContact, 4> palms_{};
   std::array<glm::vec3, 4> resting_ms_{};
   Ladder ladder_now_;
   int ladder_prop_ = -1;
