@@ -8,11 +8,10 @@ namespace ikpose::app {
 
 namespace {
 
+// What a penetration's or a foot's prop index names: a prop's file, else the ladder.
 std::string PropName(const scene::PosingSession& session, int prop) {
-  if (prop < 0 || !session.edits.world) return "ladder";
-  const auto& props = session.edits.world->props();
-  return prop < static_cast<int>(props.size()) ? props[static_cast<std::size_t>(prop)].path
-                                               : "ladder";
+  const std::string path = session.PropPath(prop);
+  return path.empty() ? "ladder" : path;
 }
 
 }  // namespace

@@ -411,13 +411,10 @@ anim::KneeClearance PosingSession::KneeClearanceFor(anim::Limb limb) const {
   return plane;
 }
 
-std::string PosingSession::PalmSurfaceName(anim::Limb limb) const {
-  const PalmContact& palm = palms_[static_cast<int>(limb)];
-  if (palm.prop < 0 || !edits.world) return "floor";
+std::string PosingSession::PropPath(int prop) const {
+  if (prop < 0 || !edits.world) return "";
   const auto& props = edits.world->props();
-  return palm.prop < static_cast<int>(props.size())
-             ? props[static_cast<std::size_t>(palm.prop)].path
-             : "floor";
+  return prop < static_cast<int>(props.size()) ? props[static_cast<std::size_t>(prop)].path : "";
 }
 
 bool PosingSession::PalmGoal(anim::Limb limb, const LimbTarget& t, EndGoal* goal,

@@ -72,8 +72,13 @@ class PosingSession {
     int prop = -1;  // edits.world's prop, -1 for the floor
   };
   const PalmContact& palm(anim::Limb limb) const { return palms_[static_cast<int>(limb)]; }
+  // The file of edits.world's prop `prop`, empty for none (-1: the floor, or a ladder).
+  std::string PropPath(int prop) const;
   // "floor" or the prop's file, as the report and the panel name it.
-  std::string PalmSurfaceName(anim::Limb limb) const;
+  std::string PalmSurfaceName(anim::Limb limb) const {
+    const std::string path = PropPath(palms_[static_cast<int>(limb)].prop);
+    return path.empty() ? "floor" : path;
+  }
   std::vector<ChainTarget>& extra_chains() { return extra_; }
   const std::vector<ChainTarget>& extra_chains() const { return extra_; }
   const anim::Pose& rest_pose() const { return facts_->rest; }
