@@ -2,7 +2,8 @@
 // (the clavicles, spine and pelvis help) and both feet placed (four contacts place the pelvis
 // and spine), then the four limbs solved and held to their joint ranges; beside it the same
 // frame with the limits off, with the help off, and both hands' over-reach. The session's
-// Evaluate is the frame (clip sampled, help, limbs).
+// Evaluate is the frame (clip sampled, help, limbs). And leaning on a low box: feet where they
+// stand, hands on its top, the body kept out of it (a ball query per body point and try).
 //   build/release/bench/bench_body [--benchmark_repetitions=5]
 #include <benchmark/benchmark.h>
 
@@ -11,6 +12,8 @@
 #include "asset/load_model.h"
 #include "bench_model.h"
 #include "scene/session/posing_session.h"
+#include "scene/world/solid_shapes.h"
+#include "scene/world/world.h"
 
 namespace {
 
@@ -86,6 +89,44 @@ void BM_BodyTwoHandsOverReach(benchmark::State& state) {
   Run(state, false, true);
 }
 BENCHMARK(BM_BodyTwoHandsOverReach)->Unit(benchmark::kMicrosecond);
+
+// Feet placed where they stand, hands on the top of a box half a metre high in front of them
+// (as `PropsCli.ABodyLeaningOnALowBoxBendsOverIt`): the body bends over it, kept out of it.
+void BM_BodyLeanOnABox(benchmark::State& state) {
+  Fixture f(false);
+  if (!f.ok) {
+    state.SkipWithError(f.error.c_str());
+    return;
+  }
+  scene::PosingSession& s = *f.session;
+  std::vector<glm::vec3> v, n;
+  std::vector<std::uint32_t> i;
+  scene::AppendBox({-0.5f, 0.0f, 0.3f}, {0.5f, 0.5f, 1.3f}, &v, &n, &i);
+  scene::Prop box;
+  box.path = box.placement.file = "box.glb";
+  box.model = std::make_shared<anim::Model>(
+      scene::StaticModel("box", std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
+  std::string error;
+  s.edits.world = scene::World::Build({box}, &error);
+  if (!s.edits.world) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  for (anim::Limb limb : anim::kLimbs) {
+    scene::LimbTarget& t = s.target(limb);
+    if (!t.available) continue;
+    const glm::vec3 root = anim::PositionMs(s.rest_pose(), s.chain(limb).upper);
+    if (!scene::IsLeg(limb)) t.target_ms = glm::vec3(root.x, 0.52f, 0.6f);
+    t.given = true;
+  }
+  for (auto _ : state) {
+    s.Evaluate();
+    benchmark::DoNotOptimize(s.pose().models_ms.data());
+  }
+  state.counters["pelvis_tilt_deg"] = s.body_help_report().pelvis_tilt_deg;
+  state.counters["penetrations"] = static_cast<double>(s.ground_report().penetrations.size());
+}
+BENCHMARK(BM_BodyLeanOnABox)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

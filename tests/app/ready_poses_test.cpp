@@ -275,6 +275,20 @@ TEST_P(ReadyPoseModel, AHandPlacedOnTheFloorLiesOnItsPalm) {
   EXPECT_FALSE(s.palm(Limb::kLeftArm).on);
 }
 
+// A world of one box prop `file` with corners `a` and `b` on the floor (any order) and its top
+// at `top_y`.
+std::shared_ptr<const World> BoxWorld(const glm::vec3& a, const glm::vec3& b, float top_y,
+                                      const std::string& file, std::string* error) {
+  std::vector<glm::vec3> v, n;
+  std::vector<std::uint32_t> i;
+  AppendBox(glm::min(a, b), glm::vec3(glm::max(a, b).x, top_y, glm::max(a, b).z), &v, &n, &i);
+  Prop box;
+  box.path = box.placement.file = file;
+  box.model = std::make_shared<anim::Model>(
+      StaticModel(file, std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
+  return World::Build({box}, error);
+}
+
 // A hand put on a table (a box prop whose top is at the hips' height, in front of the body)
 // lies on its palm on the top, as on the floor; the fingers, hanging as at rest, went into it.
 TEST_P(ReadyPoseModel, AHandPlacedOnATableLiesOnItsPalm) {
@@ -289,15 +303,8 @@ TEST_P(ReadyPoseModel, AHandPlacedOnATableLiesOnItsPalm) {
   const glm::vec3 side = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
   const glm::vec3 near_edge = glm::vec3(hips.x, s.floor_y(), hips.z) + 0.3f * leg * forward;
   const glm::vec3 a = near_edge - leg * side, b = near_edge + leg * side + leg * forward;
-  std::vector<glm::vec3> v, n;
-  std::vector<std::uint32_t> i;
-  AppendBox(glm::min(a, b), glm::vec3(glm::max(a, b).x, hips.y, glm::max(a, b).z), &v, &n, &i);
-  Prop table;
-  table.path = table.placement.file = "table.glb";
-  table.model = std::make_shared<anim::Model>(
-      StaticModel("table", std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
   std::string error;
-  s.edits.world = World::Build({table}, &error);
+  s.edits.world = BoxWorld(a, b, hips.y, "table.glb", &error);
   ASSERT_TRUE(s.edits.world) << error;
   for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
     glm::vec3 hand = anim::PositionMs(s.rest_pose(), c[arm].upper) + 0.5f * leg * forward;
@@ -312,6 +319,57 @@ TEST_P(ReadyPoseModel, AHandPlacedOnATableLiesOnItsPalm) {
     EXPECT_TRUE(s.palm(arm).on);
     EXPECT_EQ(s.PalmSurfaceName(arm), "table.glb");
   }
+}
+
+// Both feet where they stand and both hands on a low box in front of them (its top at 0.6 of
+// the hips' height, from a quarter of a leg ahead of the ankles, the hands 0.45 of a leg past
+// its edge): the body bends over the box at the hips. It went into it: the pelvis slid forward
+// and the knees, thighs and belly sank 23 to 36% of a leg inside, since a shift cost less than
+// a bend and nothing kept the body out of props.
+TEST_P(ReadyPoseModel, ABodyLeaningOnALowBoxBendsOverItNotIntoIt) {
+  PosingSession s(model_);
+  const auto& c = model_.chains;
+  const float leg = c[Limb::kLeftLeg].upper_length + c[Limb::kLeftLeg].lower_length;
+  const glm::vec3 forward =
+      model_.humanoid.facing_valid ? model_.humanoid.facing_ms : model_.chains.forward_ms;
+  const glm::vec3 side = glm::normalize(glm::cross(forward, glm::vec3(0.0f, 1.0f, 0.0f)));
+  const anim::Pose& rest = s.rest_pose();
+  const glm::vec3 hips = 0.5f * (anim::PositionMs(rest, c[Limb::kLeftLeg].upper) +
+                                 anim::PositionMs(rest, c[Limb::kRightLeg].upper));
+  const glm::vec3 ankles = 0.5f * (anim::EndPositionMs(c[Limb::kLeftLeg], rest) +
+                                   anim::EndPositionMs(c[Limb::kRightLeg], rest));
+  const glm::vec3 edge = glm::vec3(ankles.x, s.floor_y(), ankles.z) + 0.25f * leg * forward;
+  const float top_y = s.floor_y() + 0.6f * (hips.y - s.floor_y());
+  std::string error;
+  s.edits.world =
+      BoxWorld(edge - leg * side, edge + leg * side + leg * forward, top_y, "box.glb", &error);
+  ASSERT_TRUE(s.edits.world) << error;
+  for (Limb foot : {Limb::kLeftLeg, Limb::kRightLeg}) {  // placed where they stand
+    s.target(foot).target_ms = anim::EndPositionMs(c[foot], rest);
+    s.target(foot).given = true;
+  }
+  for (Limb arm : {Limb::kLeftArm, Limb::kRightArm}) {
+    const glm::vec3 shoulder = anim::PositionMs(rest, c[arm].upper);
+    const glm::vec3 along = glm::dot(shoulder - edge, side) * side;
+    s.target(arm).target_ms = glm::vec3(edge.x, top_y, edge.z) + along + 0.45f * leg * forward;
+  }
+  s.Evaluate();
+  ASSERT_TRUE(s.body_help_report().four_contacts);
+  for (Limb limb : anim::kLimbs) {
+    ASSERT_TRUE(s.result(limb).ok) << s.result(limb).error;
+    EXPECT_LT(s.result(limb).error_ms, 0.01f * height_) << anim::LimbName(limb) << " reaches";
+  }
+  // Arms and hands lie on the top (their skin's radius is coarse there); the rest stays out.
+  for (const Penetration& p : s.ground_report().penetrations) {
+    bool arm = false;
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm})
+      arm = arm || model_.skeleton.IsAncestorOrSelf(c[limb].upper, p.child);
+    if (arm) continue;
+    EXPECT_LT(p.depth, 0.03f * leg)
+        << model_.skeleton.names[static_cast<std::size_t>(p.bone)] << " -> "
+        << model_.skeleton.names[static_cast<std::size_t>(p.child)] << " goes into the box";
+  }
+  EXPECT_GT(s.body_help_report().pelvis_tilt_deg, 15.0f) << "bends at the hips";
 }
 
 // The panel applies one ready pose after another to the same session (and draws every

@@ -221,6 +221,38 @@ TEST(PropsCli, HandsPutOnATableLieOnTheirPalms) {
   fs::remove_all(dir);
 }
 
+// Feet placed where they stand and hands on a low box (its top at half a metre) in front of
+// them: the body bends over the box at the hips, and no bone but an arm's is reported inside it.
+// Before, the pelvis slid forward and the legs went 23 cm into it (thigh_l -> calf_l).
+TEST(PropsCli, ABodyLeaningOnALowBoxBendsOverIt) {
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/lean.json") << R"({"props": [{"file": ")" << (kProps / "box.glb").string()
+                                    << R"(", "position": [0, 0, 0.8], "scale": 2.5}],
+      "limbs": {"left_arm": {"target": [0.2, 0.52, 0.6]}, "right_arm": {"target": [-0.2, 0.52, 0.6]},
+                "left_leg": {"target": [0.09, 0.085, -0.03]},
+                "right_leg": {"target": [-0.09, 0.085, -0.03]}}})";
+  const ProgramResult posed = RunIkpose({"pose", "--scene", dir + "/lean.json", "--json"});
+  ASSERT_EQ(posed.exit_code, 0) << posed.err;
+  const json j = json::parse(posed.out);
+  EXPECT_TRUE(j["body_help"]["four_contacts"].get<bool>());
+  EXPECT_GT(j["body_help"]["pelvis_tilt_deg"].get<double>(), 20.0) << "bends at the hips";
+  for (const auto& [name, chain] : j["chains"].items())
+    EXPECT_LT(chain["error"].get<double>(), 0.005) << name << " reaches its target";
+  for (const json& p : j["penetrations"]) {
+    const std::string bone = p["bone"];
+    const bool arm =
+        bone.find("arm") != std::string::npos || bone.find("hand") != std::string::npos;
+    const bool finger =
+        bone.find('_') != std::string::npos &&
+        (bone.rfind("thumb", 0) == 0 || bone.rfind("index", 0) == 0 ||
+         bone.rfind("middle", 0) == 0 || bone.rfind("ring", 0) == 0 || bone.rfind("pinky", 0) == 0);
+    if (arm || finger) continue;
+    ADD_FAILURE() << bone << " -> " << p["child"].get<std::string>() << " is "
+                  << p["depth"].get<double>() << " inside the box";
+  }
+  fs::remove_all(dir);
+}
+
 // A prop a hundred times the size it was made at (a scenario's "scale") is one warning line in
 // `pose` and in `render`, naming how far off it is; at its own size, nothing.
 TEST(PropsCli, APropFarOffTheCharactersSizeIsOneWarningLine) {

@@ -34,6 +34,9 @@ const BodyHelpTable kBodyHelp = {
     .leg_weight = 1.f,
     .reach_weight = 10.f,
     .knee_weight = 100.f,
+    // As firm as the knees behind the rungs: a body leaning on a box bends over it, never
+    // into it.
+    .prop_weight = 100.f,
     .plane_weight = 8.f,
     .lateral_weight = 4.f,
     .shift_weight = 0.3f,
@@ -135,6 +138,15 @@ struct Spine {
       p = j[i] + turns[i] * (p - j[i]);
     }
     return p;
+  }
+
+  // Where its joints go under `turns` (each carried by the bones below it).
+  std::array<glm::vec3, kMaxSpine> CarryJoints(
+      const std::array<glm::quat, kMaxSpine>& turns) const {
+    std::array<glm::vec3, kMaxSpine> j = joints;
+    for (int i = 0; i < count; ++i)
+      for (int k = i + 1; k < count; ++k) j[k] = j[i] + turns[i] * (j[k] - j[i]);
+    return j;
   }
 
   // Applies `turns` to the pose and measures it again.
@@ -278,12 +290,13 @@ float LimbLength(const anim::LimbChain& chain) {
 class BodySolver {
  public:
   BodySolver(const anim::Model& model, int pelvis, const std::array<BodyGoal, 4>& goals,
-             const ContactPlane& plane, anim::Pose& pose)
+             const ContactPlane& plane, const BodyObstacles& obstacles, anim::Pose& pose)
       : model_(model),
         map_(model.humanoid),
         pelvis_(pelvis),
         goals_(goals),
         plane_(plane),
+        obstacles_(obstacles),
         pose_(pose) {
     spine_.Measure(model_, pose_);
     before_ = pose_.locals_ls;
@@ -311,6 +324,11 @@ class BodySolver {
   const BodyGoal& goal(Limb limb) const { return goals_[static_cast<std::size_t>(limb)]; }
   const anim::LimbChain& chain(Limb limb) const { return model_.chains[limb]; }
   glm::vec3 Root(Limb limb) const { return anim::PositionMs(pose_, chain(limb).upper); }
+  // A bone's thickness by its child joint (0 unknown).
+  float BoneRadius(int joint) const {
+    const auto j = static_cast<std::size_t>(joint);
+    return joint >= 0 && j < obstacles_.limb_radius.size() ? obstacles_.limb_radius[j] : 0.f;
+  }
   bool Needs(Limb limb) const {
     const BodyGoal& g = goal(limb);
     return g.active && g.pull > 0.f && g.weight >= 1.f && chain(limb).valid();
@@ -557,8 +575,16 @@ class BodySolver {
       bearing[i] = below * below * (3.f - 2.f * below);
     }
 
+    // How far (of its length) each arm's end is from its root fully folded, and a little room.
+    std::array<float, 4> arm_fold{};
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) {
+      const anim::LimbChain& c = chain(limb);
+      arm_fold[static_cast<std::size_t>(limb)] =
+          std::abs(c.upper_length - c.lower_length) / LimbLength(c) + 0.02f;
+    }
+
     constexpr int kParams = 7;
-    constexpr int kResiduals = 4 * 3 + 2 + 1 + 1 + 6 + 1 + 2;
+    constexpr int kResiduals = 4 * 3 + 2 + 1 + 1 + 6 + 1 + 2 + 6;
     using Params = std::array<float, kParams>;
     using Residuals = std::array<float, kResiduals>;
     const auto residuals = [&](const Params& x) {
@@ -590,8 +616,10 @@ class BodySolver {
                      ? kBodyHelp.support_weight * w * bearing[i] *
                            glm::length(glm::vec2(off.x, off.z)) / LimbLength(chain(limb))
                      : 0.f;
-        // Within reach, with room; on the floor, a leg not folded past kBodyHelp.leg_fold.
-        const float fold = on_floor && !arm ? std::max(0.f, kBodyHelp.leg_fold - frac) : 0.f;
+        // Within reach, with room; on the floor, a leg not folded past kBodyHelp.leg_fold, and
+        // an arm never closer than it folds (a box's top at the shoulders: the body stays back).
+        const float fold = !arm ? (on_floor ? std::max(0.f, kBodyHelp.leg_fold - frac) : 0.f)
+                                : std::max(0.f, arm_fold[i] - frac);
         r[k++] = kBodyHelp.reach_weight * w * (std::max(0.f, frac - 0.985f) + fold);
       }
       // On the floor, each thigh within its hip's range as the limb solve will hold it: feet
@@ -631,6 +659,50 @@ class BodySolver {
           if (low) through += std::max(0.f, floor_y - knee.y) / leg;
         }
         r[k++] = kBodyHelp.knee_weight * through;
+      }
+      // Out of the props (a box leaned on): each knee, thigh and hip, and the spine's joints up
+      // to the shoulders, as balls as thick as their bones.
+      if (obstacles_.ball_depth) {
+        const auto depth = [&](const glm::vec3& p, int bone) {
+          return kBodyHelp.prop_weight * obstacles_.ball_depth(p, BoneRadius(bone)) / leg;
+        };
+        // The pelvis: its joint, each hip and halfway between.
+        const glm::vec3 pelvis = move(pelvis_ms);
+        float hips = 0.f;
+        for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+          const BodyGoal& g = goal(limb);
+          const anim::LimbChain& c = chain(limb);
+          const glm::vec3 hip = move(roots[static_cast<std::size_t>(limb)]);
+          hips = std::max({hips, depth(pelvis, c.upper), depth(0.5f * (pelvis + hip), c.upper)});
+          const glm::vec3 knee = g.weight > 0.f ? PredictKnee(limb, move, g.end_ms)
+                                                : move(anim::PositionMs(pose_, c.lower));
+          r[k++] = std::max(depth(knee, c.lower), depth(knee, c.end));
+          r[k++] = depth(0.5f * (hip + knee), c.lower);
+          hips = std::max(hips, depth(hip, c.lower));
+        }
+        // The spine from the pelvis to the shoulders' midpoint, at each joint and halfway to
+        // the next, each as thick as the bone leaving it (the last as the one before it).
+        float torso = 0.f;
+        if (spine_.count > 0) {
+          const auto joints = spine_.CarryJoints(turns);
+          torso = depth(0.5f * (pelvis + move(joints[0])), spine_.bones[0]);
+          const glm::vec3 shoulders =
+              spine_.Carry(turns, 0.5f * (roots[static_cast<std::size_t>(Limb::kLeftArm)] +
+                                          roots[static_cast<std::size_t>(Limb::kRightArm)]));
+          for (int i = 0; i < spine_.count; ++i) {
+            const auto j = static_cast<std::size_t>(i);
+            const bool last = i + 1 == spine_.count;
+            const glm::vec3 next = last ? shoulders : joints[j + 1];
+            const int bone = spine_.bones[last ? j : j + 1];
+            torso = std::max({torso, depth(move(joints[j]), bone),
+                              depth(move(0.5f * (joints[j] + next)), bone)});
+            if (last) torso = std::max(torso, depth(move(shoulders), bone));
+          }
+        }
+        r[k++] = hips;
+        r[k++] = torso;
+      } else {
+        k += 6;
       }
       r[k++] = plane_.valid
                    ? kBodyHelp.plane_weight *
@@ -704,6 +776,7 @@ class BodySolver {
   int pelvis_;
   const std::array<BodyGoal, 4>& goals_;
   const ContactPlane& plane_;
+  const BodyObstacles& obstacles_;
   anim::Pose& pose_;
   Spine spine_;
   std::vector<anim::Transform> before_;
@@ -714,12 +787,12 @@ class BodySolver {
 
 BodyHelpReport SolveBodyHelp(const anim::Model& model, int pelvis,
                              const std::array<BodyGoal, 4>& goals, const ContactPlane& plane,
-                             anim::Pose& pose) {
+                             const BodyObstacles& obstacles, anim::Pose& pose) {
   if (pelvis < 0 || pelvis >= model.skeleton.size()) return {};
   bool any = false;
   for (const BodyGoal& g : goals) any = any || (g.active && g.pull > 0.f);
   if (!any) return {};
-  return BodySolver(model, pelvis, goals, plane, pose).Run();
+  return BodySolver(model, pelvis, goals, plane, obstacles, pose).Run();
 }
 
 }  // namespace ikpose::scene

@@ -12,7 +12,11 @@
 //      limb solve will place it) stays within its hip's range, the hips no lower than
 //      sitting on the heels, hands bear weight under their shoulders and no knee goes
 //      below the feet; it starts upright and bent a third and two thirds of the way, and
-//      keeps the lowest cost, since from upright alone hands on the floor sink the body. Each
+//      keeps the lowest cost, since from upright alone hands on the floor sink the body. With
+//      props (BodyObstacles), the pelvis, hips, thighs, predicted knees and the spine up to the
+//      shoulders, as balls as thick as their bones, stay out of them: hands on a low box bend
+//      the body over it instead of sliding the hips into it; and no arm ends up nearer than it
+//      folds (a box's top at the shoulders does not lean the body onto its hands). Each
 //      contact counts by how firmly it holds (a clip's limb blending onto a rung counts by its
 //      blend), so the pelvis moves smoothly as holds change.
 //   2. A foot target beyond reach shifts the pelvis toward it (lower, usually), as little as
@@ -28,7 +32,8 @@
 // Why: a straight arm that stops short of its target, or a climber hanging back from the
 // ladder with folded arms, is what a rigid torso gives; people lean, reach and drop their hips.
 // Deterministic and closed-form per step (bisection on one fraction, projections onto balls),
-// a few microseconds a frame, so every frame of the viewer and `trace` can run it.
+// tens of microseconds a frame (about half a millisecond more leaning on a prop: bench_body), so
+// every frame of the viewer and `trace` can run it.
 // Limits: the clavicle and spine turn within their joint ranges about the rest (Model::ranges),
 // so a clip pose already at a limit leaves that bone nothing to give; a parent bone with
 // non-uniform scale turns its children's turns slightly. A rig without a pelvis gets no help;
@@ -37,6 +42,8 @@
 #pragma once
 
 #include <array>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -65,6 +72,7 @@ struct BodyHelpTable {
   float leg_weight;
   float reach_weight;  // past 0.985 of a limb's length
   float knee_weight;
+  float prop_weight;  // hips, knees, thighs or chest inside a prop, per leg length
   float plane_weight;
   float lateral_weight;  // sideways pelvis shift, per leg length
   float shift_weight;    // any other pelvis shift, per leg length
@@ -94,6 +102,14 @@ struct ContactPlane {
   glm::vec3 normal_ms{0.f, 0.f, -1.f};
 };
 
+// Solids the body keeps out of (the props it leans on): how deep a ball round `center_ms`,
+// `radius` thick, goes inside one (0 outside); `limb_radius` is each bone's thickness, indexed by
+// its child joint (scene/world/limb_radius.h). No `ball_depth`: nothing to keep out of.
+struct BodyObstacles {
+  std::function<float(const glm::vec3& center_ms, float radius)> ball_depth;
+  std::span<const float> limb_radius;
+};
+
 struct BodyHelpReport {
   bool four_contacts = false;  // the four-contact solve placed the pelvis
   glm::vec3 pelvis_offset_ms{0.f};
@@ -110,6 +126,6 @@ struct BodyHelpReport {
 // `pose.models_ms` must be up to date; they are kept up to date.
 BodyHelpReport SolveBodyHelp(const anim::Model& model, int pelvis,
                              const std::array<BodyGoal, 4>& goals, const ContactPlane& plane,
-                             anim::Pose& pose);
+                             const BodyObstacles& obstacles, anim::Pose& pose);
 
 }  // namespace ikpose::scene

@@ -564,18 +564,29 @@ anim::ChainSolveResult PosingSession::FollowRung(anim::Limb limb, const LimbTarg
 BodyHelpReport PosingSession::FitBody(const std::array<BodyGoal, 4>& goals,
                                       const ContactPlane& plane) {
   const std::shared_ptr<const BodyFit> last = body_fit_->last.load();
-  if (last && SameFitInputs(last->goals, last->plane, last->before, goals, plane, pose_)) {
+  if (last && last->world == edits.world &&
+      SameFitInputs(last->goals, last->plane, last->before, goals, plane, pose_)) {
     pose_ = last->after;
     return last->help;
   }
+  // The props the body keeps out of (a box it leans on).
+  BodyObstacles obstacles;
+  if (edits.world && !edits.world->props().empty()) {
+    obstacles.ball_depth = [world = edits.world.get()](const glm::vec3& center_ms, float radius) {
+      return BallInsideProps(*world, center_ms, radius);
+    };
+    obstacles.limb_radius = facts_->limb_radius;
+  }
   // A session no copy shares the cell with (a bake's, the viewer's) keeps no fit: nothing
   // else would read it.
-  if (body_fit_.use_count() < 2) return SolveBodyHelp(*model_, body_bone_, goals, plane, pose_);
+  if (body_fit_.use_count() < 2)
+    return SolveBodyHelp(*model_, body_bone_, goals, plane, obstacles, pose_);
   auto fit = std::make_shared<BodyFit>();
   fit->goals = goals;
   fit->plane = plane;
+  fit->world = edits.world;
   fit->before = pose_;
-  fit->help = SolveBodyHelp(*model_, body_bone_, goals, plane, pose_);
+  fit->help = SolveBodyHelp(*model_, body_bone_, goals, plane, obstacles, pose_);
   fit->after = pose_;
   body_fit_->last.store(fit);
   return fit->help;

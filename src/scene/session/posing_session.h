@@ -254,6 +254,7 @@ class PosingSession {
   struct BodyFit {
     std::array<BodyGoal, 4> goals{};
     ContactPlane plane;
+    std::shared_ptr<const World> world;  // the props the body kept out of
     anim::Pose before;
     BodyHelpReport help;
     anim::Pose after;

@@ -166,4 +166,38 @@ std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3&
   return p;
 }
 
+float BallInsideProps(const World& world, const glm::vec3& center_ms, float radius) {
+  if (!(radius >= 0.0f) || !std::isfinite(radius) || !std::isfinite(center_ms.x) ||
+      !std::isfinite(center_ms.y) || !std::isfinite(center_ms.z))
+    return 0.0f;
+  const int ladder = world.LadderProp();
+  bool near = false, in_box = false;
+  for (std::size_t p = 0; p < world.props().size() && !in_box; ++p) {
+    if (static_cast<int>(p) == ladder) continue;
+    const anim::Bounds& box = world.PropBounds(p);
+    if (box.empty()) continue;
+    near = near || (glm::all(glm::greaterThanEqual(center_ms, box.min - radius)) &&
+                    glm::all(glm::lessThanEqual(center_ms, box.max + radius)));
+    in_box = glm::all(glm::greaterThanEqual(center_ms, box.min)) &&
+             glm::all(glm::lessThanEqual(center_ms, box.max));
+  }
+  if (!near) return 0.0f;
+  const SurfaceBvh& bvh = world.bvh();
+  // A surface within the radius: the side of it the centre is on says in or out.
+  if (const std::optional<SurfacePoint> s = bvh.Nearest(center_ms, radius)) {
+    if (world.PropOfTriangle(s->triangle) == ladder) return 0.0f;
+    const bool behind = glm::dot(center_ms - s->point_ms, s->normal_ms) < 0.0f;
+    return behind ? radius + s->distance : std::max(0.0f, radius - s->distance);
+  }
+  // None: outside, or deeper inside than the radius, where the first surface straight up is
+  // met from behind.
+  if (!in_box) return 0.0f;
+  const std::optional<RayHit> up =
+      bvh.Cast(center_ms, glm::vec3(0.0f, 1.0f, 0.0f), std::numeric_limits<float>::infinity());
+  if (!up || up->front || world.PropOfTriangle(up->triangle) == ladder) return 0.0f;
+  const std::optional<SurfacePoint> s =
+      bvh.Nearest(center_ms, std::numeric_limits<float>::infinity());
+  return s ? radius + s->distance : radius;
+}
+
 }  // namespace ikpose::scene

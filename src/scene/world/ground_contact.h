@@ -130,4 +130,11 @@ float FoldedLegLength(float upper, float lower, float fold_deg);
 std::optional<Penetration> SegmentInside(const SurfaceBvh& bvh, const glm::vec3& a_ms,
                                          const glm::vec3& b_ms, float radius, const World* prop_of);
 
+// How deep a ball round `center_ms`, `radius` thick, goes inside the closed props of `world`
+// (model units; 0 outside or touching). The ladder is left out: the body keeps behind its rungs'
+// plane instead. Why: the body solve keeps the hips, knees and chest out of a box it leans on.
+// Free where no prop's box is near; near a surface one nearest-point query (the side of it comes
+// from the triangle's winding); a ray cast only for a centre deeper inside than the radius.
+float BallInsideProps(const World& world, const glm::vec3& center_ms, float radius);
+
 }  // namespace ikpose::scene

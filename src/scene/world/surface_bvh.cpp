@@ -240,6 +240,11 @@ std::optional<SurfacePoint> SurfaceBvh::Nearest(const glm::vec3& point_ms,
   rtcPointQuery(static_cast<RTCScene>(scene_), &query, &context, VisitNearest, &search);
   if (!search.found) return std::nullopt;
   SurfacePoint nearest = search.best;
+  const std::size_t prim = nearest.triangle;
+  const glm::vec3 normal = glm::cross(vertices_[kept_[3 * prim + 1]] - vertices_[kept_[3 * prim]],
+                                      vertices_[kept_[3 * prim + 2]] - vertices_[kept_[3 * prim]]);
+  const float area = glm::length(normal);
+  if (area > 0.0f && std::isfinite(area)) nearest.normal_ms = normal / area;
   nearest.triangle = nearest.triangle < original_.size() ? original_[nearest.triangle] : 0u;
   return nearest;
 }

@@ -36,6 +36,9 @@ struct SurfacePoint {
   glm::vec3 point_ms{0.0f};    // the nearest point of the surface
   float distance = 0.0f;       // from the query point, model units
   std::uint32_t triangle = 0;  // index into the triangles given to Build
+  // The triangle's unit normal on its outside (counter-clockwise seen from there): which side of
+  // the surface the query point is on.
+  glm::vec3 normal_ms{0.0f, 1.0f, 0.0f};
 };
 
 class SurfaceBvh {
