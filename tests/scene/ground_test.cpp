@@ -556,6 +556,57 @@ TEST(SurfaceBvh, NearestPointOnAFaceAnEdgeAndFromInside) {
   EXPECT_FALSE(bvh.Nearest({std::nanf(""), 0.0f, 0.0f}, 1.0f));
 }
 
+// The nearest point of a triangle, against the nearest of a fine grid of its points, for points
+// all round it (over the face, past each edge and each vertex, and in its plane); and the side
+// of the surface the point is on, from the winding.
+TEST(SurfaceBvh, NearestPointOfATriangleIsTheNearestOfAllItsPoints) {
+  const glm::vec3 a(0.1f, 0.2f, -0.3f), b(1.2f, 0.4f, 0.1f), c(0.3f, 1.1f, 0.5f);
+  SurfaceBvh bvh;
+  std::string error;
+  ASSERT_TRUE(bvh.Build({a, b, c}, {0, 1, 2}, &error)) << error;
+  const glm::vec3 outside = glm::normalize(glm::cross(b - a, c - a));
+  constexpr int kGrid = 200;
+  std::vector<glm::vec3> grid;
+  for (int i = 0; i <= kGrid; ++i)
+    for (int j = 0; i + j <= kGrid; ++j)
+      grid.push_back(a + (static_cast<float>(i) / kGrid) * (b - a) +
+                     (static_cast<float>(j) / kGrid) * (c - a));
+  std::uint32_t seed = 7;
+  const auto random = [&seed] {  // -1..1, the same every run
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<float>(seed >> 8) / static_cast<float>(1u << 23) - 1.0f;
+  };
+  for (int k = 0; k < 300; ++k) {
+    const glm::vec3 p =
+        glm::vec3(0.5f, 0.5f, 0.1f) + 1.5f * glm::vec3(random(), random(), random());
+    const std::optional<SurfacePoint> near = bvh.Nearest(p, 10.0f);
+    ASSERT_TRUE(near);
+    float best = std::numeric_limits<float>::infinity();
+    for (const glm::vec3& q : grid) best = std::min(best, glm::distance(p, q));
+    EXPECT_LE(near->distance, best + 1e-5f) << "no grid point is nearer";
+    EXPECT_GE(near->distance, best - 0.01f) << "within the grid's spacing of its nearest";
+    EXPECT_NEAR(glm::distance(p, near->point_ms), near->distance, 1e-5f);
+    EXPECT_NEAR(glm::dot(near->normal_ms, outside), 1.0f, 1e-5f);
+  }
+}
+
+// A ball's depth in the props: 0 apart or touching, its radius less the gap near a face, its
+// radius plus the depth of its centre inside; a ladder is left out (its rungs' plane rules).
+TEST(Penetrations, ABallIsInsideAPropByHowFarItsSurfaceGoesIn) {
+  const std::shared_ptr<const World> world = MakeWorld({Box("box.glb", {-1, 0, -1}, {1, 0.5f, 1})});
+  ASSERT_TRUE(world);
+  EXPECT_EQ(BallInsideProps(*world, {0.0f, 3.0f, 0.0f}, 0.2f), 0.0f) << "far above";
+  EXPECT_NEAR(BallInsideProps(*world, {0.0f, 0.7f, 0.0f}, 0.2f), 0.0f, 1e-6f) << "touching";
+  EXPECT_NEAR(BallInsideProps(*world, {0.0f, 0.6f, 0.0f}, 0.2f), 0.1f, 1e-5f) << "over the top";
+  EXPECT_NEAR(BallInsideProps(*world, {1.1f, 0.25f, 0.0f}, 0.2f), 0.1f, 1e-5f) << "by a side";
+  EXPECT_NEAR(BallInsideProps(*world, {0.0f, 0.45f, 0.0f}, 0.2f), 0.25f, 1e-5f) << "just in";
+  EXPECT_NEAR(BallInsideProps(*world, {0.0f, 0.25f, 0.0f}, 0.1f), 0.35f, 1e-5f) << "deep in";
+  EXPECT_NEAR(BallInsideProps(*world, {1.1f, 0.6f, 0.0f}, 0.2f),
+              0.2f - glm::length(glm::vec2(0.1f, 0.1f)), 1e-5f)
+      << "past the top's edge";
+  EXPECT_EQ(BallInsideProps(*world, {std::nanf(""), 0.0f, 0.0f}, 0.2f), 0.0f);
+}
+
 // A limb is a capsule: a segment whose axis passes 3 cm over a 2 cm rung is inside it by its
 // skin when it is 5 cm thick (2 cm deep), not at all when 2 cm thick; through the rung's axis,
 // the rung's radius plus the limb's.
