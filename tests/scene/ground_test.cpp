@@ -590,6 +590,26 @@ TEST(SurfaceBvh, NearestPointOfATriangleIsTheNearestOfAllItsPoints) {
   }
 }
 
+// A degenerate triangle (two corners at one point, or all three on a line) is its nearest edge,
+// never a point that is not a number.
+TEST(SurfaceBvh, NearestPointOfADegenerateTriangleIsOnItsEdge) {
+  for (const std::vector<glm::vec3>& corners :
+       {std::vector<glm::vec3>{{0, 0, 0}, {0, 0, 0}, {2, 0, 0}},
+        std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}}) {
+    SurfaceBvh bvh;
+    std::string error;
+    ASSERT_TRUE(bvh.Build(corners, {0, 1, 2}, &error)) << error;
+    for (const glm::vec3& p :
+         {glm::vec3(0.5f, 0.3f, 0.0f), glm::vec3(-0.4f, 0.3f, 0.0f), glm::vec3(1.5f, 0.0f, 0.4f)}) {
+      const std::optional<SurfacePoint> near = bvh.Nearest(p, 10.0f);
+      ASSERT_TRUE(near) << p.x << ": found";
+      EXPECT_TRUE(std::isfinite(near->point_ms.x) && std::isfinite(near->distance));
+      const float along = std::clamp(p.x, 0.0f, 2.0f);
+      EXPECT_NEAR(near->distance, glm::distance(p, glm::vec3(along, 0.0f, 0.0f)), 1e-5f) << p.x;
+    }
+  }
+}
+
 // A ball's depth in the props: 0 apart or touching, its radius less the gap near a face, its
 // radius plus the depth of its centre inside; a ladder is left out (its rungs' plane rules).
 TEST(Penetrations, ABallIsInsideAPropByHowFarItsSurfaceGoesIn) {

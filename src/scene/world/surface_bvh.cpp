@@ -35,14 +35,16 @@ glm::vec3 NearestOnTriangle(const glm::vec3& p, const glm::vec3& a, const glm::v
   const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
   if (d3 >= 0.0f && d4 <= d3) return b;
   const float vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return a + (d1 / (d1 - d3)) * ab;
+  // (Each edge's division is by its squared length: a zero-length edge falls through to the
+  // degenerate case below.)
+  if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f && d1 - d3 > 0.0f) return a + (d1 / (d1 - d3)) * ab;
   const glm::vec3 cp = p - c;
   const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
   if (d6 >= 0.0f && d5 <= d6) return c;
   const float vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return a + (d2 / (d2 - d6)) * ac;
+  if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f && d2 - d6 > 0.0f) return a + (d2 / (d2 - d6)) * ac;
   const float va = d3 * d6 - d5 * d4;
-  if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
+  if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f && (d4 - d3) + (d5 - d6) > 0.0f)
     return b + ((d4 - d3) / ((d4 - d3) + (d5 - d6))) * (c - b);
   const float sum = va + vb + vc;
   if (!(sum > 0.0f)) {  // a degenerate triangle (its vertices on a line): its nearest edge
