@@ -210,6 +210,9 @@ void ByNamesWithoutEnd(const Analysis& a, ChainSet& set) {
           tip_count = count;
         }
       }
+      // None: positions that are not numbers (a hostile file) match nothing, not even
+      // themselves.
+      if (tip < 0) continue;
       if (glm::length(a.P(tip) - a.P(k)) > 0.f && !UsesAny(set, h, k, tip)) {
         set[limb] = MakeChain(a, limb, h, k, tip, "names");
       }
