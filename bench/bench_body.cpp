@@ -12,7 +12,6 @@
 #include "asset/load_model.h"
 #include "bench_model.h"
 #include "scene/session/posing_session.h"
-#include "scene/world/solid_shapes.h"
 #include "scene/world/world.h"
 
 namespace {
@@ -99,13 +98,7 @@ void BM_BodyLeanOnABox(benchmark::State& state) {
     return;
   }
   scene::PosingSession& s = *f.session;
-  std::vector<glm::vec3> v, n;
-  std::vector<std::uint32_t> i;
-  scene::AppendBox({-0.5f, 0.0f, 0.3f}, {0.5f, 0.5f, 1.3f}, &v, &n, &i);
-  scene::Prop box;
-  box.path = box.placement.file = "box.glb";
-  box.model = std::make_shared<anim::Model>(
-      scene::StaticModel("box", std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
+  const scene::Prop box = scene::BoxProp("box.glb", {-0.5f, 0.0f, 0.3f}, {0.5f, 0.5f, 1.3f});
   std::string error;
   s.edits.world = scene::World::Build({box}, &error);
   if (!s.edits.world) {

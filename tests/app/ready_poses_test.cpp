@@ -14,7 +14,6 @@
 #include "asset/report.h"
 #include "scene/road/posing_request.h"
 #include "scene/session/ready_poses.h"
-#include "scene/world/solid_shapes.h"
 #include "scene/world/world.h"
 
 namespace ikpose::scene {
@@ -279,14 +278,8 @@ TEST_P(ReadyPoseModel, AHandPlacedOnTheFloorLiesOnItsPalm) {
 // at `top_y`.
 std::shared_ptr<const World> BoxWorld(const glm::vec3& a, const glm::vec3& b, float top_y,
                                       const std::string& file, std::string* error) {
-  std::vector<glm::vec3> v, n;
-  std::vector<std::uint32_t> i;
-  AppendBox(glm::min(a, b), glm::vec3(glm::max(a, b).x, top_y, glm::max(a, b).z), &v, &n, &i);
-  Prop box;
-  box.path = box.placement.file = file;
-  box.model = std::make_shared<anim::Model>(
-      StaticModel(file, std::move(v), std::move(n), std::move(i), glm::vec4(1.0f)));
-  return World::Build({box}, error);
+  return World::Build(
+      {BoxProp(file, glm::min(a, b), glm::vec3(glm::max(a, b).x, top_y, glm::max(a, b).z))}, error);
 }
 
 // A hand put on a table (a box prop whose top is at the hips' height, in front of the body)

@@ -19,7 +19,6 @@
 #include "model_checks.h"
 #include "scene/session/posing_session.h"
 #include "scene/session/ready_poses.h"
-#include "scene/world/solid_shapes.h"
 #include "scene/world/world.h"
 
 namespace ikpose::asset {
@@ -324,14 +323,8 @@ TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
   const glm::vec3 edge = glm::vec3(ankles.x, s.floor_y(), ankles.z) + 0.25f * leg * forward;
   const float top_y = s.floor_y() + 0.6f * (hips.y - s.floor_y());
   const glm::vec3 a = edge - leg * side, b = edge + leg * side + leg * forward;
-  std::vector<glm::vec3> v, n;
-  std::vector<std::uint32_t> i;
-  scene::AppendBox(glm::min(a, b), glm::vec3(glm::max(a, b).x, top_y, glm::max(a, b).z), &v, &n,
-                   &i);
-  scene::Prop box;
-  box.path = box.placement.file = "box.glb";
-  box.model = std::make_shared<anim::Model>(
-      scene::StaticModel("box", std::move(v), std::move(n), std::move(i), glm::vec4(1.f)));
+  const scene::Prop box = scene::BoxProp("box.glb", glm::min(a, b),
+                                         glm::vec3(glm::max(a, b).x, top_y, glm::max(a, b).z));
   std::string error;
   s.edits.world = scene::World::Build({box}, &error);
   ASSERT_TRUE(s.edits.world) << error;

@@ -46,9 +46,7 @@ Prop MakeProp(const std::string& name, Shapes s, const glm::vec3& at_ms, float y
 }
 
 Prop Box(const std::string& name, const glm::vec3& lo, const glm::vec3& hi) {
-  Shapes s;
-  AppendBox(lo, hi, &s.v, &s.n, &s.i);
-  return MakeProp(name, std::move(s), glm::vec3(0.0f));
+  return BoxProp(name, lo, hi);
 }
 
 std::shared_ptr<const World> MakeWorld(std::vector<Prop> props) {

@@ -4,6 +4,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "scene/world/solid_shapes.h"
+
 namespace ikpose::scene {
 
 glm::mat4 PropPlacement::Matrix() const {
@@ -88,6 +90,17 @@ int World::LadderProp() const {
 int World::PropOfTriangle(std::uint32_t triangle) const {
   const auto it = std::upper_bound(first_triangle_.begin(), first_triangle_.end(), triangle);
   return static_cast<int>(it - first_triangle_.begin()) - 1;
+}
+
+Prop BoxProp(const std::string& file, const glm::vec3& a_ms, const glm::vec3& b_ms) {
+  std::vector<glm::vec3> vertices, normals;
+  std::vector<std::uint32_t> indices;
+  AppendBox(glm::min(a_ms, b_ms), glm::max(a_ms, b_ms), &vertices, &normals, &indices);
+  Prop box;
+  box.path = box.placement.file = file;
+  box.model = std::make_shared<anim::Model>(StaticModel(
+      file, std::move(vertices), std::move(normals), std::move(indices), glm::vec4(1.0f)));
+  return box;
 }
 
 }  // namespace ikpose::scene

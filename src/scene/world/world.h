@@ -69,6 +69,10 @@ class World {
   SurfaceBvh bvh_;
 };
 
+// A prop that is an axis-aligned box with opposite corners `a_ms` and `b_ms` (any two), read
+// as if from `file`, placed where it is made: what tests and benchmarks lean a body on.
+Prop BoxProp(const std::string& file, const glm::vec3& a_ms, const glm::vec3& b_ms);
+
 // A placed prop's triangles in model space (appended), three indices a triangle.
 void AppendPropTriangles(const Prop& prop, std::vector<glm::vec3>* vertices_ms,
                          std::vector<std::uint32_t>* indices);
