@@ -85,7 +85,10 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 // - the hip's turn is the minimal rotation R1 from b - a to b' - a in the hip's parent space,
 //   so hip' = R1 * hip; the knee's is R2 from knee * (scale * foot translation) to the new
 //   lower bone in the hip's scaled frame, so knee' = R2 * knee. Each pair is divided by the
-//   bone's length, known before the positions step (RotationBetweenUnit).
+//   bone's length, known before the positions step (RotationBetweenUnit);
+// - the new lower bone reaches the hip's scaled frame as R1^-1 in closed form (below) and then
+//   the hip's old frame as a matrix built before the positions step, not as two quaternion
+//   turns in a row (hip' = R1 * hip, its inverse hip^-1 R1^-1).
 // The new knee is b' itself (forward kinematics from hip' gives it to rounding) and, when
 // reachable, the new foot is the target.
 // Its 3-vectors and quaternions are one Float4 register each (float4.h), which keeps most of
@@ -196,17 +199,44 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
     foot_ps = a_ps + dir * (too_far ? hi : lo);
   }
 
-  // The hip's turn unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2 gives the k that turns by
-  // it, one division where normalising first would add a square root to the knee's path.
-  const Turn4 turn1 = MinimalTurn(ab * inv_ab, (knee_ps - a_ps) * inv_ab);
-  const Float4 hip_turned = QuatMul(turn1.q, qh);
-  const float n_hip = turn1.norm2 * nh;
   // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length;
   // 1 / s_x = s_y s_z / (s_x s_y s_z), one division.
   const float inv_volume = inv_lower / (sh[0] * sh[1] * sh[2]);
   const Float4 unscale = IKPOSE_SHUF(sh, 1, 0, 0, 3) * IKPOSE_SHUF(sh, 2, 2, 1, 3) * inv_volume;
-  const Float4 want =
-      RotateScaled4(Conjugate(hip_turned), Splat(2.f / n_hip), foot_ps - knee_ps) * unscale;
+  // The hip's old frame as columns (its rotation's inverse times the unscale): known before
+  // the positions step, so the knee's path meets one matrix product instead of a turn.
+  const Float4 back_k = Splat(2.f * InverseNearOne(nh));
+  const Float4 conj_qh = Conjugate(qh);
+  const Float4 col0 = RotateScaled4(conj_qh, back_k, Float4{1.f, 0.f, 0.f, 0.f}) * unscale;
+  const Float4 col1 = RotateScaled4(conj_qh, back_k, Float4{0.f, 1.f, 0.f, 0.f}) * unscale;
+  const Float4 col2 = RotateScaled4(conj_qh, back_k, Float4{0.f, 0.f, 1.f, 0.f}) * unscale;
+
+  // The hip's turn, unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2.
+  const Float4 f1 = ab * inv_ab, t1 = (knee_ps - a_ps) * inv_ab;
+  const float cos1 = Dot3(f1, t1)[0];
+  const float half1 = 0.5f * SumLanes(f1 * f1 + t1 * t1)[0];
+  const Float4 lower_ps = foot_ps - knee_ps;
+  Turn4 turn1;
+  Float4 want;
+  if (cos1 > -0.5f) [[likely]] {
+    // The new lower bone turned back by the hip's turn (axis u = f1 x t1, w = m + c):
+    // R1^-1 v = (w (c v - u x v) + (u . v) u) / (m w), the unnormalised quaternion's rotation
+    // in one step, beside the quaternion product the output needs.
+    const Float4 u = Cross(f1, t1);
+    const float w = half1 + cos1;
+    turn1 = {IKPOSE_SHUF2(u, Splat(w), 0, 1, 2, 4), 2.f * half1 * w};
+    const Float4 x = (lower_ps * cos1 - Cross(u, lower_ps)) * w + u * Dot3(u, lower_ps);
+    const Float4 in_hip = col0 * IKPOSE_SHUF(x, 0, 0, 0, 0) + col1 * IKPOSE_SHUF(x, 1, 1, 1, 1) +
+                          col2 * IKPOSE_SHUF(x, 2, 2, 2, 2);
+    want = in_hip * (1.f / (half1 * w));
+  } else {
+    turn1 = MinimalTurn(f1, t1);
+    const Float4 x = RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_ps);
+    want = col0 * IKPOSE_SHUF(x, 0, 0, 0, 0) + col1 * IKPOSE_SHUF(x, 1, 1, 1, 1) +
+           col2 * IKPOSE_SHUF(x, 2, 2, 2, 2);
+  }
+  const Float4 hip_turned = QuatMul(turn1.q, qh);
+  const float n_hip = turn1.norm2 * nh;
   const Turn4 turn2 = MinimalTurn(lower * inv_lower, want);
 
   TwoBoneOutput& out = *output;
