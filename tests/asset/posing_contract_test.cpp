@@ -299,6 +299,52 @@ TEST_P(PosingContract, OnAllFoursTheBodyComesDownToHandsAndFeet) {
   }
 }
 
+// A push-up placed as four targets (no ready pose): both feet 1.3 legs behind where they stand,
+// both hands on the floor (or a tenth of a leg above it) 0.35 of a leg ahead of the shoulders.
+// The body lies along its legs as a plank: every limb on its target, the legs near straight and
+// the knees off the floor (before, several rigs knelt: knees 0.02 to 0.08 of a leg up), the arms
+// holding the body up, not folded under it.
+TEST_P(PosingContract, AFourTargetPushUpIsAPlankNotAKneel) {
+  if (GetParam().name == "stance") {
+    // Known, open: hips turned 40 deg from the chest tilt about the torso's left, which rolls
+    // the hip line; the lower hip's knee rests on the floor.
+    GTEST_SKIP() << "a fighting-stance rest in a push-up: one knee on the floor (open)";
+  }
+  for (const float hands_up : {0.02f, 0.1f}) {
+    SCOPED_TRACE("hands " + std::to_string(hands_up) + " of a leg above the floor");
+    scene::PosingSession s(model_);
+    const anim::Pose& rest = s.rest_pose();
+    const float leg = Length(s.chain(Limb::kLeftLeg));
+    const glm::vec3 forward = glm::normalize(Horizontal(model_.chains.forward_ms));
+    const float floor_y = s.floor_y();
+    for (Limb foot : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      s.target(foot).target_ms = anim::EndPositionMs(s.chain(foot), rest) - 1.3f * leg * forward;
+      s.target(foot).given = true;
+    }
+    for (Limb hand : {Limb::kLeftArm, Limb::kRightArm}) {
+      const glm::vec3 shoulder = anim::PositionMs(rest, s.chain(hand).upper);
+      s.target(hand).target_ms =
+          glm::vec3(shoulder.x, floor_y + hands_up * leg, shoulder.z) + 0.35f * leg * forward;
+      s.target(hand).given = true;
+    }
+    s.Evaluate();
+    for (Limb limb : anim::kLimbs) {
+      SCOPED_TRACE(anim::LimbName(limb));
+      const anim::ChainSolveResult& r = s.result(limb);
+      ASSERT_TRUE(r.ok) << r.error;
+      EXPECT_LT(r.error_ms, 0.02f * leg) << "on its target";
+      const float stretch =
+          glm::distance(r.hip_ms, s.target(limb).target_ms) / Length(s.chain(limb));
+      if (limb == Limb::kLeftLeg || limb == Limb::kRightLeg) {
+        EXPECT_GT(stretch, 0.9f) << "a leg near straight";
+        EXPECT_GT(r.knee_ms.y - floor_y, 0.12f * leg) << "the knee off the floor";
+      } else {
+        EXPECT_GT(stretch, 0.75f) << "an arm holding the body up";
+      }
+    }
+  }
+}
+
 // Both feet placed where they stand, both hands on a low box in front of them (its top at 0.6
 // of the hips' height, from a quarter of a leg ahead of the ankles, the hands 0.45 of a leg past
 // its edge): every limb reaches and no bone but an arm's goes into the box (the traps too: a

@@ -30,6 +30,11 @@ const BodyHelpTable kBodyHelp = {
     // Half the hip's extension: legs swung back to its limit leave a crawl or a push-up lying
     // on its thighs instead of bending at the hips.
     .hip_extension_use = 0.5f,
+    // Feet placed more than 0.8 of a leg behind their hips start to lay the body along the legs
+    // (a push-up's plank); from 1.2 legs back the pelvis tilts as far as the legs slope for
+    // free. Nearer, as in a crawl, every degree of tilt is a bend at the hips.
+    .plank_behind_from = 0.8f,
+    .plank_behind_full = 1.2f,
     .arm_weight = 2.f,
     .leg_weight = 1.f,
     .reach_weight = 10.f,
@@ -565,8 +570,11 @@ class BodySolver {
     // hips each hand is, eased over a fifth of a leg: 1 where it can bear weight.
     // And how much each limb's wishes count: how firmly it holds times its pull.
     std::array<float, 4> frac0{}, bearing{}, hold{};
-    const float hips_y = 0.5f * (roots[static_cast<std::size_t>(Limb::kLeftLeg)].y +
-                                 roots[static_cast<std::size_t>(Limb::kRightLeg)].y);
+    // The hips no lower than standing for this: feet placed far behind drop the pelvis before
+    // this solve (posing_session_ground.cpp), and hands on the floor still bear weight.
+    const float hips_y = std::max(0.5f * (roots[static_cast<std::size_t>(Limb::kLeftLeg)].y +
+                                          roots[static_cast<std::size_t>(Limb::kRightLeg)].y),
+                                  feet_y + leg);
     for (Limb limb : anim::kLimbs) {
       const std::size_t i = static_cast<std::size_t>(limb);
       hold[i] = std::sqrt(std::clamp(goal(limb).weight * goal(limb).pull, 0.f, 1.f));
@@ -575,6 +583,22 @@ class BodySolver {
       bearing[i] = below * below * (3.f - 2.f * below);
     }
 
+    // How much each foot is placed behind its hip (along the facing, as the body stands):
+    // 0 to 1 from plank_behind_from to plank_behind_full leg lengths, eased.
+    std::array<float, 4> plank{};
+    glm::vec3 ahead_ms(facing0_ms.x, 0.f, facing0_ms.z);
+    if (glm::length(ahead_ms) > 1e-6f) {
+      ahead_ms = glm::normalize(ahead_ms);
+      for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+        const std::size_t i = static_cast<std::size_t>(limb);
+        const float behind =
+            -glm::dot(goal(limb).end_ms - roots[i], ahead_ms) / LimbLength(chain(limb));
+        const float e = std::clamp((behind - kBodyHelp.plank_behind_from) /
+                                       (kBodyHelp.plank_behind_full - kBodyHelp.plank_behind_from),
+                                   0.f, 1.f);
+        plank[i] = e * e * (3.f - 2.f * e);
+      }
+    }
     // How far (of its length) each arm's end is from its root fully folded, and a little room.
     std::array<float, 4> arm_fold{};
     for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) {
@@ -606,8 +630,10 @@ class BodySolver {
         // as it stands (a standing leg straight) and only one stretched further asks the body
         // to come, so four targets at the hands and feet leave the body where it is.
         const float comfort = arm ? kBodyHelp.arm_comfort : kBodyHelp.leg_comfort;
-        const float over =
-            on_floor ? std::max(0.f, frac - std::max(comfort, frac0[i])) : frac - comfort;
+        float over = on_floor ? std::max(0.f, frac - std::max(comfort, frac0[i])) : frac - comfort;
+        // An arm bearing weight holds the body up: bent past its comfort, it costs (else a body
+        // with its feet far behind lies down on folded arms).
+        if (on_floor && arm) over -= bearing[i] * std::max(0.f, comfort - frac);
         r[k++] = w * (arm ? kBodyHelp.arm_weight : kBodyHelp.leg_weight) * over;
         // On the floor, a hand low enough to bear weight (below the hips) wants its shoulder
         // over it, not out in front of it.
@@ -716,7 +742,19 @@ class BodySolver {
       r[k++] = 0.f;
       for (int i = 3; i < 6; ++i)
         r[k++] = kBodyHelp.bend_weight * x[static_cast<std::size_t>(i)] / spine_range;
-      r[k++] = kBodyHelp.tilt_weight * tilt_of(x) / tilt_forward;
+      // The tilt costs as a bend at the hips: past the legs' own slope (hips to feet, from
+      // straight down toward the back) where the feet are placed far behind, so a push-up's
+      // body lies along its legs instead of kneeling.
+      float leg_slope = 0.f;
+      for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+        const std::size_t i = static_cast<std::size_t>(limb);
+        if (plank[i] == 0.f) continue;
+        const glm::vec3 v = goal(limb).end_ms - move(roots[i]);
+        leg_slope += 0.5f * plank[i] * std::atan2(-glm::dot(v, facing0_ms), glm::dot(v, down0_ms));
+      }
+      const float tilt = tilt_of(x);
+      r[k++] = kBodyHelp.tilt_weight * (tilt - std::clamp(leg_slope, 0.f, std::max(tilt, 0.f))) /
+               tilt_forward;
       return r;
     };
     const std::array<float, kParams> step = {1e-4f * leg, 1e-4f * leg, 1e-4f * leg, 1e-4f,

@@ -67,6 +67,10 @@ struct BodyHelpTable {
   float knee_floor;         // knees no lower than this (leg lengths) under the lowest foot
   float hips_floor;         // on the floor: hips no lower than this (leg lengths) above the feet
   float hip_extension_use;  // on the floor: the share of a hip's extension the solve uses
+  // On the floor, feet this far behind their hips (leg lengths) start / fully let the pelvis
+  // tilt along the legs' slope without cost (a plank).
+  float plank_behind_from;
+  float plank_behind_full;
   // How much each wish counts against the others (residual weights).
   float arm_weight;
   float leg_weight;
