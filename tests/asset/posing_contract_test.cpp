@@ -305,11 +305,6 @@ TEST_P(PosingContract, OnAllFoursTheBodyComesDownToHandsAndFeet) {
 // the knees off the floor (before, several rigs knelt: knees 0.02 to 0.08 of a leg up), the arms
 // holding the body up, not folded under it.
 TEST_P(PosingContract, AFourTargetPushUpIsAPlankNotAKneel) {
-  if (GetParam().name == "stance") {
-    // Known, open: hips turned 40 deg from the chest tilt about the torso's left, which rolls
-    // the hip line; the lower hip's knee rests on the floor.
-    GTEST_SKIP() << "a fighting-stance rest in a push-up: one knee on the floor (open)";
-  }
   for (const float hands_up : {0.02f, 0.1f}) {
     SCOPED_TRACE("hands " + std::to_string(hands_up) + " of a leg above the floor");
     scene::PosingSession s(model_);
@@ -351,10 +346,11 @@ TEST_P(PosingContract, AFourTargetPushUpIsAPlankNotAKneel) {
 // stance rig bends toward where its torso faces, a centimetre rig by the same fractions).
 TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
   if (GetParam().name == "stance") {
-    // Known, open: the hips turned 40 deg from the chest bend over the box about the torso's
-    // left, which swings the thighs past their range; both feet end 18 cm short and a thigh
-    // 7 cm in the box (with the props kept out of the solve the legs reach, the body inside).
-    GTEST_SKIP() << "a fighting-stance rest leaning on a box: its feet end 18 cm short (open)";
+    // Known, open: the front leg's knee points along its foot, 40 deg from the chest's facing,
+    // toward the box, so the leg cannot bend without its knee going in; both feet end 17 cm
+    // short and a knee 5 cm in the box (with the props kept out of the solve the legs reach,
+    // the body inside).
+    GTEST_SKIP() << "a fighting-stance rest leaning on a box: its feet end 17 cm short (open)";
   }
   scene::PosingSession s(model_);
   const anim::Pose& rest = s.rest_pose();

@@ -535,12 +535,19 @@ class BodySolver {
     const glm::vec3 facing0_ms = body_turn_ms * map_.facing_ms;
     const glm::vec3 down0_ms = body_turn_ms * glm::vec3(0.f, -1.f, 0.f);
     // The pelvis tilts forward (bending at the hips, as hands on the floor ask) or back about
-    // the body's left (the whole torso's: a stance rig's hips face elsewhere), when turning it
-    // carries the whole body.
+    // the line through its hips, turned to the body's left, when turning it carries the whole
+    // body. The hips' line, not the torso's left: a fighting stance's hips face 40 deg from its
+    // chest, and tilting them about the torso's left rolled the hips, one knee to the floor.
     const bool on_floor = !plane_.valid;
     const bool can_tilt = on_floor && PelvisCarriesTheBody();
     const glm::vec3 left_ms = glm::cross(facing0_ms, down0_ms);  // up x facing
-    const glm::vec3 tilt_axis_ms = glm::length(left_ms) > 1e-6f ? glm::normalize(left_ms) : side_ms;
+    glm::vec3 tilt_axis_ms = side_ms;
+    if (glm::length(left_ms) > 1e-6f) {
+      const glm::vec3 body_left_ms = glm::normalize(left_ms);
+      const float along = glm::dot(side_ms, body_left_ms);
+      // A hip line far from the body's left (under 0.5: past 60 deg) says little; so does none.
+      tilt_axis_ms = std::abs(along) > 0.5f ? (along > 0.f ? side_ms : -side_ms) : body_left_ms;
+    }
     const float tilt_forward = glm::radians(kBodyHelp.tilt_forward_deg);
     const float tilt_back = glm::radians(kBodyHelp.tilt_back_deg);
     // x[6] as a tilt: within its range, or none where the pelvis cannot tilt.
