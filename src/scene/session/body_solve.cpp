@@ -42,6 +42,9 @@ const BodyHelpTable kBodyHelp = {
     // As firm as the knees behind the rungs: a body leaning on a box bends over it, never
     // into it.
     .prop_weight = 100.f,
+    // Hands on a prop, feet standing: the arms' help that leaves the hips or knees deeper in it
+    // than this (leg lengths) gives way to the four-contact solve.
+    .lean_depth = 0.025f,
     .plane_weight = 8.f,
     .lateral_weight = 4.f,
     .shift_weight = 0.3f,
@@ -310,6 +313,29 @@ class BodySolver {
   BodyHelpReport Run() {
     bool four = true;
     for (Limb limb : anim::kLimbs) four = four && goal(limb).contact && chain(limb).valid();
+    // Both hands placed and both feet standing, near a prop: the hands may be leaning on it.
+    const bool leaning = !four && LeaningOnProps();
+    const anim::Pose start = leaning ? pose_ : anim::Pose{};
+    HelpLimbs(four);
+    if (leaning && BodyInProps()) {
+      // The arms' help sank the body into the prop (a pelvis shifted down toward a low box
+      // bends the standing knees into it): solve it as four contacts instead, the feet held
+      // where they stand, which bends the body over the prop.
+      pose_ = start;
+      spine_.Measure(model_, pose_);
+      report_ = BodyHelpReport{};
+      for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
+        goals_[static_cast<std::size_t>(limb)].contact = true;
+      HelpLimbs(true);
+    }
+    Report();
+    return report_;
+  }
+
+ private:
+  const BodyGoal& goal(Limb limb) const { return goals_[static_cast<std::size_t>(limb)]; }
+
+  void HelpLimbs(bool four) {
     if (four) {
       report_.four_contacts = true;
       FourContacts();
@@ -321,12 +347,40 @@ class BodySolver {
     for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) {
       if (goal(limb).pull >= 1.f) HelpArm(limb);
     }
-    Report();
-    return report_;
   }
 
- private:
-  const BodyGoal& goal(Limb limb) const { return goals_[static_cast<std::size_t>(limb)]; }
+  // Props to keep out of, both hands placed (contacts), both feet standing where they are.
+  bool LeaningOnProps() const {
+    if (!obstacles_.ball_depth) return false;
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm})
+      if (!goal(limb).contact || !Needs(limb)) return false;
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
+      if (!goal(limb).anchored || goal(limb).active || !chain(limb).valid()) return false;
+    return true;
+  }
+
+  // Whether the pelvis, a hip, a thigh's middle or a knee (where the standing legs will put
+  // it) is inside a prop by more than a fortieth of a leg.
+  bool BodyInProps() const {
+    const PelvisMove stay;
+    for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
+      const anim::LimbChain& c = chain(limb);
+      const float leg = LimbLength(c);
+      const float allowed = kBodyHelp.lean_depth * leg;
+      const glm::vec3 hip = Root(limb);
+      const glm::vec3 knee = PredictKnee(limb, stay, goal(limb).end_ms);
+      const glm::vec3 pelvis = anim::PositionMs(pose_, pelvis_);
+      if (obstacles_.ball_depth(pelvis, BoneRadius(c.upper)) > allowed ||
+          obstacles_.ball_depth(knee, BoneRadius(c.end)) > allowed)
+        return true;
+      for (int i = 0; i <= 4; ++i) {  // the thigh from the hip to the knee, by quarters
+        const glm::vec3 p = glm::mix(hip, knee, 0.25f * static_cast<float>(i));
+        if (obstacles_.ball_depth(p, BoneRadius(c.lower)) > allowed) return true;
+      }
+    }
+    return false;
+  }
+
   const anim::LimbChain& chain(Limb limb) const { return model_.chains[limb]; }
   glm::vec3 Root(Limb limb) const { return anim::PositionMs(pose_, chain(limb).upper); }
   // A bone's thickness by its child joint (0 unknown).
@@ -819,7 +873,7 @@ class BodySolver {
   const anim::Model& model_;
   const anim::HumanoidMap& map_;
   int pelvis_;
-  const std::array<BodyGoal, 4>& goals_;
+  std::array<BodyGoal, 4> goals_;  // a copy: standing feet may become contacts
   const ContactPlane& plane_;
   const BodyObstacles& obstacles_;
   anim::Pose& pose_;

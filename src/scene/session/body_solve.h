@@ -77,6 +77,7 @@ struct BodyHelpTable {
   float reach_weight;  // past 0.985 of a limb's length
   float knee_weight;
   float prop_weight;  // hips, knees, thighs or chest inside a prop, per leg length
+  float lean_depth;   // hands on a prop, feet standing: deepest the arms' help may sink the body
   float plane_weight;
   float lateral_weight;  // sideways pelvis shift, per leg length
   float shift_weight;    // any other pelvis shift, per leg length
