@@ -8,11 +8,12 @@
 //      (kComfortFraction), keep every limb within reach, keep the predicted knees on the
 //      climber's side of the contacts' plane (a ladder's rungs) and the pelvis near a third of
 //      a leg from it, and move as little as that allows. On the floor (no such plane: a crawl,
-//      a push-up) the pelvis may also tilt about the hip-to-hip line, each thigh (as the
+//      a push-up) the pelvis may also tilt about the hip-to-hip line (free as far as the legs
+//      slope where the feet are placed far behind: a plank), each thigh (as the
 //      limb solve will place it) stays within its hip's range, the hips no lower than
-//      sitting on the heels, hands bear weight under their shoulders and no knee goes
-//      below the feet; it starts upright and bent a third and two thirds of the way, and
-//      keeps the lowest cost, since from upright alone hands on the floor sink the body. With
+//      sitting on the heels, hands bear weight under their shoulders on arms not folded and
+//      no knee goes below the feet; it starts upright and bent a third and two thirds of the way,
+//      and keeps the lowest cost, since from upright alone hands on the floor sink the body. With
 //      props (BodyObstacles), the pelvis, hips, thighs, predicted knees and the spine up to the
 //      shoulders, as balls as thick as their bones, stay out of them: hands on a low box bend
 //      the body over it instead of sliding the hips into it; and no arm ends up nearer than it
@@ -25,6 +26,9 @@
 //      clavicle (turned toward the target, within its joint range), the spine (the same turn
 //      spread over its bones, each within its joint range), then the pelvis (shifted toward
 //      the target while the held feet stay within reach: it drops when the legs must bend).
+//      Both hands placed with both feet standing, where this would leave the pelvis, a hip,
+//      a thigh or a knee inside a prop (hands on a low box), the frame is solved as 1. instead,
+//      the standing feet held as contacts.
 // Each limb's "pull body" weight (0..1) scales the help it asks for; 0 asks none.
 // The turns are rotations about the bones' own joints and the pelvis moves by translation
 // (and, on the floor, a tilt about its joint), so no bone changes length. Feet held by the caller
