@@ -340,11 +340,12 @@ TEST_P(PosingContract, AFourTargetPushUpIsAPlankNotAKneel) {
   }
 }
 
-// Both hands on a low box in front of the feet (its top at 0.6 of the hips' height, from a
-// quarter of a leg ahead of the ankles, the hands 0.45 of a leg past its edge), the feet placed
-// where they stand or left standing: every limb reaches and no bone but an arm's goes into the
-// box (the traps too: a centimetre rig by the same fractions). With the feet left standing the
-// arms' help shifted the pelvis down toward the box and the knees went 16 to 40% of a leg in.
+// Both hands (or the left alone) on a low box in front of the feet (its top at 0.6 of the hips'
+// height, from a quarter of a leg ahead of the ankles, the hands 0.45 of a leg past its edge),
+// the feet placed where they stand or left standing: every limb reaches and no bone but an
+// arm's goes into the box (the traps too: a centimetre rig by the same fractions). With the
+// feet left standing the arms' help shifted the pelvis down toward the box and the knees went
+// 16 to 40% of a leg in.
 TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
   if (GetParam().name == "stance") {
     // Known, open: the front leg's knee points along its foot, 40 deg from the chest's facing,
@@ -353,8 +354,11 @@ TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
     // the body inside).
     GTEST_SKIP() << "a fighting-stance rest leaning on a box: its feet end 17 cm short (open)";
   }
-  for (const bool feet_placed : {true, false}) {
-    SCOPED_TRACE(feet_placed ? "feet placed" : "feet standing");
+  for (const int placing : {0, 1, 2}) {
+    const bool feet_placed = placing == 0, one_hand = placing == 2;
+    SCOPED_TRACE(feet_placed ? "feet placed"
+                 : one_hand  ? "one hand, feet standing"
+                             : "feet standing");
     scene::PosingSession s(model_);
     const anim::Pose& rest = s.rest_pose();
     const float leg = Length(s.chain(Limb::kLeftLeg));
@@ -379,6 +383,7 @@ TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
       s.target(foot).given = true;
     }
     for (Limb hand : {Limb::kLeftArm, Limb::kRightArm}) {
+      if (one_hand && hand == Limb::kRightArm) continue;
       const glm::vec3 shoulder = anim::PositionMs(rest, s.chain(hand).upper);
       s.target(hand).target_ms = glm::vec3(edge.x, top_y, edge.z) +
                                  glm::dot(shoulder - edge, side) * side + 0.45f * leg * forward;
@@ -386,6 +391,7 @@ TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
     s.Evaluate();
     for (Limb limb : anim::kLimbs) {
       SCOPED_TRACE(anim::LimbName(limb));
+      if (one_hand && limb == Limb::kRightArm) continue;
       if (!feet_placed && (limb == Limb::kLeftLeg || limb == Limb::kRightLeg)) {
         EXPECT_LT(glm::distance(anim::EndPositionMs(s.chain(limb), s.pose()),
                                 anim::EndPositionMs(s.chain(limb), rest)),
@@ -401,7 +407,8 @@ TEST_P(PosingContract, LeaningOnALowBoxBendsOverIt) {
       for (Limb limb : {Limb::kLeftArm, Limb::kRightArm})
         arm = arm || model_.skeleton.IsAncestorOrSelf(s.chain(limb).upper, p.child);
       if (arm) continue;
-      EXPECT_LT(p.depth, 0.03f * leg)
+      // One hand bends the body over the box less evenly: a thigh's skin may graze its edge.
+      EXPECT_LT(p.depth, (one_hand ? 0.045f : 0.03f) * leg)
           << model_.skeleton.names[static_cast<std::size_t>(p.bone)] << " goes into the box";
     }
   }

@@ -320,12 +320,19 @@ class BodySolver {
     if (leaning && BodyInProps()) {
       // The arms' help sank the body into the prop (a pelvis shifted down toward a low box
       // bends the standing knees into it): solve it as four contacts instead, the feet held
-      // where they stand, which bends the body over the prop.
+      // where they stand, which bends the body over the prop. A free hand holds nothing: it
+      // counts for nothing there (its weight 0) and hangs as the pose has it.
       pose_ = start;
       spine_.Measure(model_, pose_);
       report_ = BodyHelpReport{};
-      for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
-        goals_[static_cast<std::size_t>(limb)].contact = true;
+      for (Limb limb : anim::kLimbs) {
+        BodyGoal& g = goals_[static_cast<std::size_t>(limb)];
+        if (IsArm(limb) && !g.contact) {
+          g.weight = 0.f;
+          g.end_ms = anim::EndPositionMs(chain(limb), pose_);
+        }
+        g.contact = true;
+      }
       HelpLimbs(true);
     }
     Report();
@@ -349,14 +356,20 @@ class BodySolver {
     }
   }
 
-  // Props to keep out of, both hands placed (contacts), both feet standing where they are.
+  // Props to keep out of, one hand or both placed (contacts; the other free), both feet
+  // standing where they are.
   bool LeaningOnProps() const {
     if (!obstacles_.ball_depth) return false;
-    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm})
-      if (!goal(limb).contact || !Needs(limb)) return false;
+    int hands = 0;
+    for (Limb limb : {Limb::kLeftArm, Limb::kRightArm}) {
+      if (!chain(limb).valid()) return false;
+      const bool placed = goal(limb).contact && Needs(limb);
+      if (!placed && goal(limb).active) return false;  // a hand on its way somewhere else
+      hands += placed ? 1 : 0;
+    }
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg})
       if (!goal(limb).anchored || goal(limb).active || !chain(limb).valid()) return false;
-    return true;
+    return hands > 0;
   }
 
   // Whether the pelvis, a hip, a thigh's middle or a knee (where the standing legs will put
