@@ -313,7 +313,7 @@ class BodySolver {
   BodyHelpReport Run() {
     bool four = true;
     for (Limb limb : anim::kLimbs) four = four && goal(limb).contact && chain(limb).valid();
-    // Both hands placed and both feet standing, near a prop: the hands may be leaning on it.
+    // A hand or both placed and both feet standing, with props: the hands may lean on one.
     const bool leaning = !four && LeaningOnProps();
     const anim::Pose start = leaning ? pose_ : anim::Pose{};
     HelpLimbs(four);
@@ -372,8 +372,8 @@ class BodySolver {
     return hands > 0;
   }
 
-  // Whether the pelvis, a hip, a thigh's middle or a knee (where the standing legs will put
-  // it) is inside a prop by more than a fortieth of a leg.
+  // Whether the pelvis, a thigh (hip to knee, by quarters) or a knee (where the standing legs
+  // will put it) is inside a prop by more than lean_depth of a leg.
   bool BodyInProps() const {
     const PelvisMove stay;
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
