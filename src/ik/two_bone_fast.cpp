@@ -27,7 +27,7 @@ IKPOSE_KERNEL Float4 DotEach(Float4 v, Float4 r0, Float4 r1, Float4 r2) {
   return VectorPart(IKPOSE_SHUF2(s01, s2, 0, 1, 4, 4));
 }
 
-// linear * p + translation, with the parent's columns c0, c1, c2.
+// linear * p + translation, the linear part given as its columns c0, c1, c2.
 IKPOSE_KERNEL Float4 Transform(Float4 c0, Float4 c1, Float4 c2, Float4 translation, Float4 p) {
   return translation + c0 * IKPOSE_SHUF(p, 0, 0, 0, 0) + c1 * IKPOSE_SHUF(p, 1, 1, 1, 1) +
          c2 * IKPOSE_SHUF(p, 2, 2, 2, 2);
@@ -226,14 +226,11 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
     const float w = half1 + cos1;
     turn1 = {IKPOSE_SHUF2(u, Splat(w), 0, 1, 2, 4), 2.f * half1 * w};
     const Float4 x = (lower_ps * cos1 - Cross(u, lower_ps)) * w + u * Dot3(u, lower_ps);
-    const Float4 in_hip = col0 * IKPOSE_SHUF(x, 0, 0, 0, 0) + col1 * IKPOSE_SHUF(x, 1, 1, 1, 1) +
-                          col2 * IKPOSE_SHUF(x, 2, 2, 2, 2);
-    want = in_hip * (1.f / (half1 * w));
+    want = Transform(col0, col1, col2, Float4{}, x) * (1.f / (half1 * w));
   } else {
     turn1 = MinimalTurn(f1, t1);
     const Float4 x = RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_ps);
-    want = col0 * IKPOSE_SHUF(x, 0, 0, 0, 0) + col1 * IKPOSE_SHUF(x, 1, 1, 1, 1) +
-           col2 * IKPOSE_SHUF(x, 2, 2, 2, 2);
+    want = Transform(col0, col1, col2, Float4{}, x);
   }
   const Float4 hip_turned = QuatMul(turn1.q, qh);
   const float n_hip = turn1.norm2 * nh;

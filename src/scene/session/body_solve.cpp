@@ -315,14 +315,14 @@ class BodySolver {
     for (Limb limb : anim::kLimbs) four = four && goal(limb).contact && chain(limb).valid();
     // A hand or both placed and both feet standing, with props: the hands may lean on one.
     const bool leaning = !four && LeaningOnProps();
-    const anim::Pose start = leaning ? pose_ : anim::Pose{};
     HelpLimbs(four);
     if (leaning && BodyInProps()) {
       // The arms' help sank the body into the prop (a pelvis shifted down toward a low box
       // bends the standing knees into it): solve it as four contacts instead, the feet held
       // where they stand, which bends the body over the prop. A free hand holds nothing: it
       // counts for nothing there (its weight 0) and hangs as the pose has it.
-      pose_ = start;
+      pose_.locals_ls = before_;  // the pose as it came
+      anim::UpdateModels(model_.skeleton, pose_);
       spine_.Measure(model_, pose_);
       report_ = BodyHelpReport{};
       for (Limb limb : anim::kLimbs) {
@@ -376,13 +376,12 @@ class BodySolver {
   // will put it) is inside a prop by more than lean_depth of a leg.
   bool BodyInProps() const {
     const PelvisMove stay;
+    const glm::vec3 pelvis = anim::PositionMs(pose_, pelvis_);
     for (Limb limb : {Limb::kLeftLeg, Limb::kRightLeg}) {
       const anim::LimbChain& c = chain(limb);
-      const float leg = LimbLength(c);
-      const float allowed = kBodyHelp.lean_depth * leg;
+      const float allowed = kBodyHelp.lean_depth * LimbLength(c);
       const glm::vec3 hip = Root(limb);
       const glm::vec3 knee = PredictKnee(limb, stay, goal(limb).end_ms);
-      const glm::vec3 pelvis = anim::PositionMs(pose_, pelvis_);
       if (obstacles_.ball_depth(pelvis, BoneRadius(c.upper)) > allowed ||
           obstacles_.ball_depth(knee, BoneRadius(c.end)) > allowed)
         return true;
