@@ -1,6 +1,7 @@
 // The humanoid map on real characters, checked against the bones their makers named (see
-// ../shared/models/README.md; skipped, saying so, when that folder is absent): pelvis, spine,
-// chest, neck, head, clavicles and toes, and a facing the hips and shoulders agree on.
+// the notes in ../shared/models, beside the checkout; skipped, saying so, when that folder is
+// absent): pelvis, spine, chest, neck, head, clavicles and toes, and a facing the hips and
+// shoulders agree on.
 #include <gtest/gtest.h>
 
 #include <string>
