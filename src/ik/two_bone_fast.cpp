@@ -33,8 +33,11 @@ IKPOSE_KERNEL Float4 Transform(Float4 c0, Float4 c1, Float4 c2, Float4 translati
          c2 * IKPOSE_SHUF(p, 2, 2, 2, 2);
 }
 
-// RotationBetweenUnit on packed vectors: the common case (up to 120 degrees) here, (f x t,
-// m + c) with |q|^2 = 2m(m + c); beyond it the scalar kernel itself, out of line.
+// RotationBetweenUnit on packed vectors: (f x t, m + c) up to about 172 degrees (c > -0.99 m),
+// with |q|^2 as computed (2m(m + c) loses digits as c nears -m); beyond it the scalar kernel
+// itself, out of line. Why so wide: turns past 120 degrees are common (a third of the knees in
+// bench_ik's random reachable legs), and branching out of line for them at random cost about a
+// tenth of a solve.
 struct Turn4 {
   Float4 q;     // unnormalised, (x, y, z, w)
   float norm2;  // |q|^2
@@ -46,9 +49,9 @@ struct Turn4 {
 IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t) {
   const float c = Dot3(f, t)[0];
   const float m = 0.5f * SumLanes(f * f + t * t)[0];
-  if (c > -0.5f) [[likely]] {
-    const Float4 x = Cross(f, t);
-    return {IKPOSE_SHUF2(x, Splat(m + c), 0, 1, 2, 4), 2.f * m * (m + c)};
+  if (c > -0.99f * m) [[likely]] {
+    const Float4 q = IKPOSE_SHUF2(Cross(f, t), Splat(m + c), 0, 1, 2, 4);
+    return {q, SumLanes(q * q)[0]};
   }
   return WideTurn(f, t);
 }

@@ -281,6 +281,51 @@ TEST(TwoBoneJobFastPath, TurnsStraightAndFoldedChainsAroundByHalfTurnsThatReachI
   }
 }
 
+// The knee turned by nearly a half turn, the hip staying (the knee already on its circle):
+// the minimal rotation's common form keeps its digits to about 172 degrees when it is divided
+// by the length it computed, and past that the wide form takes over. Both, near the switch and
+// up to a tenth of a degree from a half turn, must put the foot on its target.
+TEST(TwoBoneJobFastPath, KneeTurnsUpToAHalfTurnPutTheFootOnItsTarget) {
+  glm::mat4 moved = glm::translate(glm::mat4(1.f), glm::vec3(0.3f, -1.f, 2.f));
+  moved = moved * glm::mat4_cast(glm::angleAxis(2.f, glm::normalize(glm::vec3(1.f, 2.f, 3.f))));
+  const glm::mat4 parents[] = {glm::mat4(1.f), glm::scale(moved, glm::vec3(1.5f)),
+                               glm::scale(moved, glm::vec3(-0.7f))};
+  testing::ChainGenerator gen(80u);
+  int solved = 0;
+  for (const glm::mat4& parent : parents) {
+    for (const float deg :
+         {120.f, 150.f, 165.f, 170.f, 171.5f, 172.f, 172.5f, 175.f, 178.f, 179.5f, 179.9f}) {
+      for (int i = 0; i < 20; ++i) {
+        SCOPED_TRACE(::testing::Message() << deg << " deg, parent " << parent[0][0] << ", " << i);
+        TwoBoneJob job;
+        job.hip_parent_ms = parent;
+        job.hip_ls.rotation = glm::angleAxis(gen.Uniform(0.f, 3.f), gen.UnitVector());
+        job.knee_ls.translation = gen.UnitVector() * gen.Uniform(0.4f, 0.6f);
+        job.knee_ls.rotation = glm::angleAxis(gen.Uniform(0.f, 3.f), gen.UnitVector());
+        job.foot_ls.translation = gen.UnitVector() * gen.Uniform(0.3f, 0.5f);
+        // The lower bone in the hip's parent space, turned by `deg` about an axis across it.
+        const glm::dvec3 knee = D(job.hip_ls.rotation * job.knee_ls.translation);
+        const glm::dvec3 lower =
+            D(job.hip_ls.rotation * (job.knee_ls.rotation * job.foot_ls.translation));
+        const glm::dvec3 across = glm::normalize(glm::cross(lower, D(gen.UnitVector())));
+        const glm::dvec3 turned =
+            glm::dquat(glm::angleAxis(glm::radians(double(deg)), across)) * lower;
+        job.target_ms = glm::vec3(Apply(parent, knee + turned));
+        TwoBoneOutput out;
+        if (!detail::RunFast(job, &out)) continue;  // a target too near the hip: general path
+        ++solved;
+        const Joints fk = Fk(job, out.hip_rotation_ls, out.knee_rotation_ls);
+        const double scale = glm::length(glm::dvec3(glm::vec3(parent[0])));
+        const double tol = 1e-5 * scale;
+        EXPECT_LE(glm::length(fk.foot - D(job.target_ms)), tol) << "the foot on its target";
+        EXPECT_NEAR(glm::length(out.knee_rotation_ls), 1.f, 1e-6f);
+        ASSERT_NO_FATAL_FAILURE(ExpectThePoseOfTheReportingPath(job));
+      }
+    }
+  }
+  EXPECT_GT(solved, 600);
+}
+
 TEST(TwoBoneJobFastPath, RejectsWhatValidateRejectsAndLeavesTheOutputAlone) {
   testing::ChainGenerator gen(78u);
   const TwoBoneJob good = RandomJob(gen);
