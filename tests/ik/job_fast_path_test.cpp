@@ -326,6 +326,30 @@ TEST(TwoBoneJobFastPath, KneeTurnsUpToAHalfTurnPutTheFootOnItsTarget) {
   EXPECT_GT(solved, 600);
 }
 
+// Every one of the 49 input floats (the parent matrix, the three local transforms, the target)
+// checked for infinities and NaNs, unused ones too (the matrix's last row, the foot's scale):
+// the fast path has its own check of them.
+TEST(TwoBoneJobFastPath, ANonFiniteInputAnywhereIsRejected) {
+  testing::ChainGenerator gen(81u);
+  const TwoBoneJob good = RandomJob(gen);
+  TwoBoneOutput out;
+  ASSERT_TRUE(detail::RunFast(good, &out));
+  for (int i = 0; i < 49; ++i) {
+    for (const float bad :
+         {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+          -std::numeric_limits<float>::infinity()}) {
+      SCOPED_TRACE(::testing::Message() << "float " << i << " = " << bad);
+      TwoBoneJob job = good;
+      (&job.hip_parent_ms[0][0])[i] = bad;
+      out.residual_ms = 42.f;
+      EXPECT_FALSE(detail::RunFast(job, &out));
+      EXPECT_FALSE(job.Run(&out));
+      EXPECT_EQ(out.residual_ms, 42.f);
+      EXPECT_EQ(job.Validate(), InputError::kNonFinite);
+    }
+  }
+}
+
 TEST(TwoBoneJobFastPath, RejectsWhatValidateRejectsAndLeavesTheOutputAlone) {
   testing::ChainGenerator gen(78u);
   const TwoBoneJob good = RandomJob(gen);
