@@ -60,7 +60,7 @@ IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t) {
 // AllFinite over the job's 49 input floats, in 4-float registers ORed as a tree. GCC vectorised
 // AllFinite's loop into 64-byte registers in the AVX-512 clone, the solve's only 512-bit
 // instructions: the checks alone took 25 ns with it and 21 ns with this, and the whole solve
-// 10 to 20% less (on an Intel Xeon, whose cores may slow their clock for 512-bit work; README,
+// 14 to 15% less (on an Intel Xeon, whose cores may slow their clock for 512-bit work; README,
 // "The solver"). Keep the fast path free of them.
 IKPOSE_KERNEL bool AllFinite49(const float* p) {
   constexpr int kExp = 0x7f800000;
