@@ -15,6 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -123,11 +124,21 @@ inline glm::quat Power(const glm::quat& q_in, float w) {
 }
 
 // True when no float of `p[0..n)` is NaN or infinite: an exponent of all ones plus one
-// carries into the sign bit, and the OR of all of them keeps it (integer ops, vectorised).
+// carries into the sign bit, and the OR of all of them keeps it. Four floats at a time in a
+// 16-byte vector, written out: left to itself GCC vectorised the loop into 512-bit registers in
+// the job's AVX-512 clone, its only 512-bit instructions, and the job ran 14 to 15% slower on an
+// Intel Xeon (cores may lower their clock for them; README, "The solver").
 IKPOSE_KERNEL bool AllFinite(const float* p, int n) {
-  std::uint32_t any = 0;
-  for (int i = 0; i < n; ++i)
-    any |= (std::bit_cast<std::uint32_t>(p[i]) & 0x7f800000u) + 0x00800000u;
+  using U4 = std::uint32_t __attribute__((vector_size(16)));
+  U4 any4{};
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    U4 v;
+    std::memcpy(&v, p + i, sizeof v);
+    any4 |= (v & 0x7f800000u) + 0x00800000u;
+  }
+  std::uint32_t any = any4[0] | any4[1] | any4[2] | any4[3];
+  for (; i < n; ++i) any |= (std::bit_cast<std::uint32_t>(p[i]) & 0x7f800000u) + 0x00800000u;
   return (any & 0x80000000u) == 0;
 }
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 
 #include "ik/float4.h"
 #include "ik/two_bone_core.h"
@@ -55,27 +54,6 @@ IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t) {
     return {q, SumLanes(q * q)[0]};
   }
   return WideTurn(f, t);
-}
-
-// AllFinite over the job's 49 input floats, in 4-float registers ORed as a tree. GCC vectorised
-// AllFinite's loop into 64-byte registers in the AVX-512 clone, the solve's only 512-bit
-// instructions: the checks alone took 25 ns with it and 21 ns with this, and the whole solve
-// 14 to 15% less (on an Intel Xeon, whose cores may slow their clock for 512-bit work; README,
-// "The solver"). Keep the fast path free of them.
-IKPOSE_KERNEL bool AllFinite49(const float* p) {
-  constexpr int kExp = 0x7f800000;
-  const auto inf_or_nan = [&](int i) {
-    Int4 v;
-    std::memcpy(&v, p + i, sizeof v);
-    return (v & kExp) == kExp;  // all exponent bits set: an infinity or a NaN
-  };
-  const Int4 a = (inf_or_nan(0) | inf_or_nan(4)) | (inf_or_nan(8) | inf_or_nan(12));
-  const Int4 b = (inf_or_nan(16) | inf_or_nan(20)) | (inf_or_nan(24) | inf_or_nan(28));
-  const Int4 c = (inf_or_nan(32) | inf_or_nan(36)) | (inf_or_nan(40) | inf_or_nan(44));
-  // The 49th float: the last four read, of which the first three are checked above.
-  const Int4 d = inf_or_nan(45) & Int4{0, 0, 0, -1};
-  const Int4 any = (a | b) | (c | d);
-  return (any[0] | any[1] | any[2] | any[3]) == 0;
 }
 
 // 1 / n for n within 2% of 1 (a squared quaternion length UnitNorm2 accepts), without a
@@ -153,7 +131,7 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const float lower2 = Dot3(foot_offset, foot_offset)[0];
   const float hip_scale = std::fabs(sh[0]);
   const bool use_pole = job.options.use_pole;
-  if (!AllFinite49(&pm[0][0]) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)) ||
+  if (!AllFinite(&pm[0][0], 49) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)) ||
       !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) || !(size2 > 0.f) ||
       !(det * det > 1e-12f * size2) || !(size2 < 1e36f) || !(ab2 > 1e-12f && ab2 < 1e12f) ||
       !(lower2 > 1e-12f && lower2 < 1e12f) || !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
