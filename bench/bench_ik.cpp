@@ -192,10 +192,11 @@ void BM_SolveChain_Batch10k(benchmark::State& state) {
 BENCHMARK(BM_SolveChain_Batch10k);
 
 // `kernel`: SolveChainBatch (the kernel it picks on this CPU) or a kernel by name.
-enum BatchKernel { kPicked, kBaselineSse2, kAvx2, kAvx2Evex };
+enum BatchKernel { kPicked, kBaselineSse2, kAvx2, kAvx2Evex, kAvx512 };
 void BM_SolveChainBatch_SoA10k(benchmark::State& state, BatchKernel kernel) {
   const detail::BatchIsa isa = kernel == kAvx2       ? detail::BatchIsa::kAvx2
                                : kernel == kAvx2Evex ? detail::BatchIsa::kAvx2Evex
+                               : kernel == kAvx512   ? detail::BatchIsa::kAvx512
                                                      : detail::BatchIsa::kBaseline;
   if (!detail::BatchIsaAvailable(isa)) {
     state.SkipWithError("this CPU lacks the instruction set");
@@ -237,6 +238,7 @@ BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, picked, kPicked);
 BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, baseline_sse2, kBaselineSse2);
 BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, avx2, kAvx2);
 BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, avx2_evex, kAvx2Evex);
+BENCHMARK_CAPTURE(BM_SolveChainBatch_SoA10k, avx512, kAvx512);
 
 // --- Random legs by reach case, the seed port and the job on the same legs ---
 

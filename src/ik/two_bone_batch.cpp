@@ -120,18 +120,19 @@ bool BatchIsaAvailable(BatchIsa isa) {
   if (isa == BatchIsa::kBaseline) return true;
 #ifdef IKPOSE_BATCH_AVX2
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  static const bool evex =
-      avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-  return isa == BatchIsa::kAvx2 ? avx2 : evex;
+  static const bool avx512 = avx2 && __builtin_cpu_supports("avx512f");
+  static const bool evex = avx512 && __builtin_cpu_supports("avx512vl");
+  return isa == BatchIsa::kAvx2 ? avx2 : isa == BatchIsa::kAvx2Evex ? evex : avx512;
 #else
   return false;
 #endif
 }
 
 BatchIsa WidestBatchIsa() {
-  return BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
-         : BatchIsaAvailable(BatchIsa::kAvx2)   ? BatchIsa::kAvx2
-                                                : BatchIsa::kBaseline;
+  return BatchIsaAvailable(BatchIsa::kAvx512)     ? BatchIsa::kAvx512
+         : BatchIsaAvailable(BatchIsa::kAvx2Evex) ? BatchIsa::kAvx2Evex
+         : BatchIsaAvailable(BatchIsa::kAvx2)     ? BatchIsa::kAvx2
+                                                  : BatchIsa::kBaseline;
 }
 
 void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatchOutput& out,
@@ -143,6 +144,10 @@ void SolveChainBatchOn(BatchIsa isa, const ChainBatchInput& in, const ChainBatch
   }
   if (isa == BatchIsa::kAvx2Evex) {
     SolveChainBatchAvx2Evex(in, out, count);
+    return;
+  }
+  if (isa == BatchIsa::kAvx512) {
+    SolveChainBatchAvx512(in, out, count);
     return;
   }
 #endif

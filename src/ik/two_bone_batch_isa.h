@@ -4,8 +4,9 @@
 // (SSE2, 4 chains per step, vectorised by the compiler from the scalar kernel SolveChain
 // uses), the AVX2 kernel (8 chains per step, written with intrinsics; FMA, approximate
 // reciprocals refined by a Newton step where rounding is not amplified), or the same kernel
-// compiled with AVX-512VL (EVEX: 32 registers, two groups of 8 chains per step).
-// SolveChainBatch picks the widest the CPU runs, once.
+// compiled with AVX-512VL (EVEX: 32 registers, two groups of 8 chains per step), or the same
+// solve written for AVX-512's 16 lanes (two_bone_batch_avx512.cpp). SolveChainBatch picks the
+// widest the CPU runs, once.
 // Why: tests hold every kernel to SolveChain on the same chains, whatever CPU runs them.
 // Limits: not part of the API; call SolveChainBatch.
 #pragma once
@@ -16,7 +17,7 @@
 
 namespace ikpose::ik::detail {
 
-enum class BatchIsa { kBaseline, kAvx2, kAvx2Evex };
+enum class BatchIsa { kBaseline, kAvx2, kAvx2Evex, kAvx512 };
 
 // True when this build has the kernel and the CPU running it can execute it.
 bool BatchIsaAvailable(BatchIsa isa);
@@ -35,6 +36,10 @@ void SolveChainBatchAvx2(const ChainBatchInput& input, const ChainBatchOutput& o
                          std::size_t count);
 void SolveChainBatchAvx2Evex(const ChainBatchInput& input, const ChainBatchOutput& output,
                              std::size_t count);
+// The AVX-512 kernel (two_bone_batch_avx512.cpp), on the same builds.
+#define IKPOSE_BATCH_AVX512 1
+void SolveChainBatchAvx512(const ChainBatchInput& input, const ChainBatchOutput& output,
+                           std::size_t count);
 #endif
 
 }  // namespace ikpose::ik::detail
