@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 #include "ik/float4.h"
 #include "ik/two_bone_core.h"
@@ -9,12 +10,16 @@
 namespace ikpose::ik::detail {
 namespace {
 
-// |q|^2 of a quaternion the general path accepts (within 2% of 1).
-IKPOSE_KERNEL bool UnitNorm2(float n2) {
-  return n2 > 0.98f && n2 < 1.02f;
+// (sum of a's lanes, of b's, of c's, of d's): four sums in one transposition.
+IKPOSE_KERNEL Float4 SumEach(Float4 a, Float4 b, Float4 c, Float4 d) {
+  const Float4 ab = IKPOSE_SHUF2(a, b, 0, 4, 1, 5) + IKPOSE_SHUF2(a, b, 2, 6, 3, 7);
+  const Float4 cd = IKPOSE_SHUF2(c, d, 0, 4, 1, 5) + IKPOSE_SHUF2(c, d, 2, 6, 3, 7);
+  return IKPOSE_SHUF2(ab, cd, 0, 1, 4, 5) + IKPOSE_SHUF2(ab, cd, 2, 3, 6, 7);
 }
-IKPOSE_KERNEL float Norm2(const glm::quat& q) {
-  return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+// lo < v < hi in every lane (false for NaN).
+IKPOSE_KERNEL bool Within(Float4 v, Float4 lo, Float4 hi) {
+  const Int4 out = ~((v > lo) & (v < hi));
+  return (out[0] | out[1] | out[2] | out[3]) == 0;
 }
 // (v . r0, v . r1, v . r2, 0): three dot products summed together (fewer shuffles than three
 // Dot3).
@@ -33,11 +38,14 @@ IKPOSE_KERNEL Float4 Transform(Float4 c0, Float4 c1, Float4 c2, Float4 translati
          c2 * IKPOSE_SHUF(p, 2, 2, 2, 2);
 }
 
-// RotationBetweenUnit on packed vectors: (f x t, m + c) up to about 172 degrees (c > -0.99 m),
-// with |q|^2 as computed (2m(m + c) loses digits as c nears -m); beyond it the scalar kernel
-// itself, out of line. Why so wide: turns past 120 degrees are common (a third of the knees in
-// bench_ik's random reachable legs), and branching out of line for them at random cost about a
-// tenth of a solve.
+// RotationBetweenUnit on packed vectors: (f x t, 1 + c) up to about 172 degrees (c > -0.99),
+// with |q|^2 as computed (2(1 + c) loses digits as c nears -1); beyond it the scalar kernel
+// itself, out of line. f and t are unit to a few roundings here (bone directions divided by
+// lengths the positions step keeps), so 1 stands for RotationBetweenUnit's (|f|^2 + |t|^2) / 2:
+// the difference is a few roundings in w, a turn of that many 1e-7 radians whatever the angle,
+// and the solve does not wait for |t|^2. Why so wide: turns past 120 degrees are common (a third
+// of the knees in bench_ik's random reachable legs), and branching out of line for them at
+// random cost about a tenth of a solve.
 struct Turn4 {
   Float4 q;     // unnormalised, (x, y, z, w)
   float norm2;  // |q|^2
@@ -46,22 +54,15 @@ struct Turn4 {
   const UnitTurn turn = RotationBetweenUnit(ToVec3(f), ToVec3(t));
   return {Float4{turn.q.x, turn.q.y, turn.q.z, turn.q.w}, turn.norm2};
 }
-IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t) {
+// For unit f and t of length `t_length`, known apart from t (every term is t_length times the
+// unit form's, and the turn is normalised after by its own squared length).
+IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, float t_length = 1.f) {
   const float c = Dot3(f, t)[0];
-  const float m = 0.5f * SumLanes(f * f + t * t)[0];
-  if (c > -0.99f * m) [[likely]] {
-    const Float4 q = IKPOSE_SHUF2(Cross(f, t), Splat(m + c), 0, 1, 2, 4);
+  if (c > -0.99f * t_length) [[likely]] {
+    const Float4 q = IKPOSE_SHUF2(Cross(f, t), Splat(t_length + c), 0, 1, 2, 4);
     return {q, SumLanes(q * q)[0]};
   }
-  return WideTurn(f, t);
-}
-
-// 1 / n for n within 2% of 1 (a squared quaternion length UnitNorm2 accepts), without a
-// division: 1 / (1 - x) = (1 + x)(1 + x^2)(1 + x^4) to x^8 < 3e-14.
-IKPOSE_KERNEL float InverseNearOne(float n) {
-  const float x = 1.f - n;
-  const float x2 = x * x;
-  return (1.f + x) * ((1.f + x2) * (1.f + x2 * x2));
+  return WideTurn(f, t * (1.f / t_length));
 }
 
 // The general path's fixed side for a knee on the hip-target line (KneeSide), out of the way
@@ -78,20 +79,22 @@ IKPOSE_KERNEL float InverseNearOne(float n) {
 // - lengths from the offsets before they are turned (rotations keep them): |ab| = |hip scale
 //   * knee translation|, |bc| = |hip scale| |knee scale * foot translation|;
 // - reachable: with at = t - a and d = |at|, the knee circle's center is a + at (x1 / d),
-//   x1 / d = (d^2 + |ab|^2 - |bc|^2) / (2 d^2) (or back from t along the shorter bone, which
-//   keeps that bone's digits), its radius^2 is l^2 - (x / d)^2 d^2, and the knee's side is
-//   u = d^2 ab - (ab . at) at (ab without its part along at, times d^2), scaled by
-//   radius / |u|: no square root of d^2 and one division, beside the rest (a knee on the
-//   hip-target line takes the general path's fixed perpendicular instead);
+//   x1 / d = g / (2 d^2), g = d^2 + |ab|^2 - |bc|^2 (or back from t along the shorter bone,
+//   which keeps that bone's digits), and the knee's side is u = d^2 ab - (ab . at) at (ab
+//   without its part along at, times d^2), scaled by radius / |u| =
+//   sqrt((4 d^2 l^2 - g^2) / (4 d^2 |u|^2)) with |u|^2 = d^2 |ab x at|^2: no square root of
+//   d^2 and one division, beside the rest (a knee on the hip-target line takes the general
+//   path's fixed perpendicular instead);
 // - too far or too close: the limb straight, or folded with the longer bone toward t, on the
 //   ray from the hip through t (the general path's circle of radius 0);
-// - the hip's turn is the minimal rotation R1 from b - a to b' - a in the hip's parent space,
-//   so hip' = R1 * hip; the knee's is R2 from knee * (scale * foot translation) to the new
-//   lower bone in the hip's scaled frame, so knee' = R2 * knee. Each pair is divided by the
-//   bone's length, known before the positions step (RotationBetweenUnit);
-// - the new lower bone reaches the hip's scaled frame as R1^-1 in closed form (below) and then
-//   the hip's old frame as a matrix built before the positions step, not as two quaternion
-//   turns in a row (hip' = R1 * hip, its inverse hip^-1 R1^-1).
+// - the turns are found in the hip's rotated frame h (parent space turned back by the hip's
+//   rotation, not yet unscaled), where at, ab and u are turned as soon as they are known, so
+//   b' - a and c' - b' come out of the positions step there with no turn after it: the hip's
+//   turn R1 is the minimal rotation from ab to b' - a in h, so hip' = hip * R1 (the same as
+//   the parent-space turn applied before hip); the knee's is R2 from knee * (scale * foot
+//   translation) to R1^-1 (c' - b'), unscaled, so knee' = R2 * knee. Each pair is divided by
+//   the bone's length, known before the positions step (RotationBetweenUnit), and R1^-1 is in
+//   closed form (below).
 // The new knee is b' itself (forward kinematics from hip' gives it to rounding) and, when
 // reachable, the new foot is the target.
 // Its 3-vectors and quaternions are one Float4 register each (float4.h), which keeps most of
@@ -113,28 +116,31 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   static_assert(sizeof(TwoBoneJob) >= offsetof(TwoBoneJob, target_ms) + 16);
   const Float4 qh = LoadQuat(job.hip_ls.rotation);
   const Float4 qk = LoadQuat(job.knee_ls.rotation);
-  const float nh = SumLanes(qh * qh)[0];
-  const float nk = SumLanes(qk * qk)[0];
-  const float nf = Norm2(job.foot_ls.rotation);
+  const Float4 qf = LoadQuat(job.foot_ls.rotation);
   const glm::mat4& pm = job.hip_parent_ms;
   // Cramer's rule as in ParentInverse: r0 = c1 x c2, r1 = c2 x c0, r2 = c0 x c1.
   const Float4 c0 = LoadVec3(&pm[0][0]), c1 = LoadVec3(&pm[1][0]), c2 = LoadVec3(&pm[2][0]);
   const Float4 translation = LoadVec3(&pm[3][0]);
   const Float4 r0 = Cross(c1, c2), r1 = Cross(c2, c0), r2 = Cross(c0, c1);
   const float det = Dot3(c0, r0)[0];
-  const float size2 = Dot3(c0, c0)[0] * Dot3(c1, c1)[0] * Dot3(c2, c2)[0];
   // The caller checked that the hip scale's magnitudes agree, so one nonzero is enough.
   const Float4 sh = LoadVec3(&job.hip_ls.scale.x);
   const Float4 knee_offset = sh * LoadVec3(&job.knee_ls.translation.x);
   const Float4 foot_offset = LoadVec3(&job.knee_ls.scale.x) * LoadVec3(&job.foot_ls.translation.x);
-  const float ab2 = Dot3(knee_offset, knee_offset)[0];
-  const float lower2 = Dot3(foot_offset, foot_offset)[0];
+  // The general path's checks on the squared lengths, four to a vector: the rotations within 2%
+  // of unit, the bones and the hip scale well scaled, the parent's columns neither degenerate
+  // (|det|^2 > 1e-12 |c0|^2 |c1|^2 |c2|^2) nor huge.
+  const Float4 norms = SumEach(qh * qh, qk * qk, qf * qf, knee_offset * knee_offset);
+  const Float4 sizes = SumEach(c0 * c0, c1 * c1, c2 * c2, foot_offset * foot_offset);
+  const float nh = norms[0], nk = norms[1], ab2 = norms[3], lower2 = sizes[3];
+  const float size2 = sizes[0] * sizes[1] * sizes[2];
   const float hip_scale = std::fabs(sh[0]);
   const bool use_pole = job.options.use_pole;
+  constexpr float kInf = std::numeric_limits<float>::infinity();
   if (!AllFinite(&pm[0][0], 49) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)) ||
-      !(UnitNorm2(nh) & UnitNorm2(nk) & UnitNorm2(nf)) || !(size2 > 0.f) ||
-      !(det * det > 1e-12f * size2) || !(size2 < 1e36f) || !(ab2 > 1e-12f && ab2 < 1e12f) ||
-      !(lower2 > 1e-12f && lower2 < 1e12f) || !(hip_scale > 1e-3f && hip_scale < 1e3f)) {
+      !Within(norms, Float4{0.98f, 0.98f, 0.98f, 1e-12f}, Float4{1.02f, 1.02f, 1.02f, 1e12f}) ||
+      !Within(Float4{lower2, hip_scale, size2, det * det},
+              Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}, Float4{1e12f, 1e3f, 1e36f, kInf})) {
     return false;
   }
   const Float4 target_ms = LoadVec3(&job.target_ms.x);
@@ -145,12 +151,15 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   // vectors by v + (2 / n) (...), and the outputs are scaled by 1 / sqrt(n) at the end (the
   // minimal rotations are unit, so that is all the normalising they need).
   const Float4 a_ps = LoadVec3(&job.hip_ls.translation.x);
-  const Float4 ab = RotateScaled4(qh, Splat(2.f * InverseNearOne(nh)), knee_offset);
-  const Float4 lower = RotateScaled4(qk, Splat(2.f * InverseNearOne(nk)), foot_offset);
-  const float inv_ab = 1.f / std::sqrt(ab2);
-  const float inv_lower = 1.f / std::sqrt(lower2);
-  const float l1 = ab2 * inv_ab;
-  const float l2 = hip_scale * (lower2 * inv_lower);
+  const Float4 two_over_n = Splat(2.f) / norms;  // 2 / |qh|^2, 2 / |qk|^2 in lanes 0, 1
+  const Float4 hip_k = IKPOSE_SHUF(two_over_n, 0, 0, 0, 0);
+  const Float4 ab = RotateScaled4(qh, hip_k, knee_offset);
+  const Float4 lower = RotateScaled4(qk, IKPOSE_SHUF(two_over_n, 1, 1, 1, 1), foot_offset);
+  const float l1 = std::sqrt(ab2);
+  const float lower_length = std::sqrt(lower2);
+  const float l2 = hip_scale * lower_length;
+  const float inv_ab = 1.f / l1;
+  const float inv_lower = 1.f / lower_length;
   const Float4 at = t_ps - a_ps;
   const float dd = Dot3(at, at)[0];
   const float hi = l1 + l2;
@@ -162,20 +171,38 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   }
   const bool too_far = dd > hi * hi;
   const bool too_close = dd < lo * lo;
+  // The hip's rotated frame h (the parent space turned back by the hip's rotation, not yet
+  // unscaled): the turns are found there, so the knee reaches them without a turn of its own
+  // after the positions step. at_h and ab_h are known as early as at and ab.
+  const Float4 conj_qh = Conjugate(qh);
+  const Float4 at_h = RotateScaled4(conj_qh, hip_k, at);
+  const Float4 ab_h = RotateScaled4(conj_qh, hip_k, ab);
   Float4 knee_ps, foot_ps;
+  Float4 knee_h, lower_h;  // b' - a and c' - b' in h
   if (!too_far & !too_close) [[likely]] {
     const float diff = (l1 - l2) * (l1 + l2);
     const bool lower_shorter = l2 < l1;
-    // x / d for the shorter bone, measured from its end: back from t, or out from a.
-    const float k = (lower_shorter ? dd - diff : dd + diff) * (0.5f / dd);
+    // x / d for the shorter bone, measured from its end: back from t, or out from a; k = g / 2d^2.
+    const float g = lower_shorter ? dd - diff : dd + diff;
+    const float k = g * (0.5f / dd);
     const float l = lower_shorter ? l2 : l1;
-    const float radius = std::sqrt(Max(l * l - k * k * dd, 0.f));
-    const Float4 center = (lower_shorter ? t_ps : a_ps) + at * (lower_shorter ? -k : k);
+    // radius^2 = l^2 - k^2 d^2 = (4 d^2 l^2 - g^2) / (4 d^2): one division, with the knee's side's
+    // length below, instead of two in a row.
+    const float radius2_4dd = Max(4.f * dd * (l * l) - g * g, 0.f);
+    const float along = lower_shorter ? -k : k;
+    const Float4 center = (lower_shorter ? t_ps : a_ps) + at * along;
+    const Float4 center_h = (lower_shorter ? at_h : Float4{}) + at_h * along;  // minus a
     // The knee's side (KneeSide): the pole's part off the hip-target line, else the knee's,
-    // both times d^2; u2 = d^4 |off the axis|^2.
+    // both times d^2; u2 = d^4 |off the axis|^2, for the knee's d^2 |ab x at|^2 (a shorter wait
+    // than |u|^2 from u itself).
     const float on_axis = kOnAxis * hi * dd;
-    Float4 u = ab * dd - at * Dot3(ab, at);
-    float u2 = Dot3(u, u)[0];
+    const float ab_at = Dot3(ab, at)[0];
+    Float4 u = ab * dd - at * ab_at;
+    // u in h, from ab turned back as at_h was (the knee's offset itself would differ from it by
+    // ab's rounding, which u, where short, would magnify).
+    Float4 u_h = ab_h * dd - at_h * Dot3(ab_h, at_h);
+    const Float4 ab_x_at = Cross(ab, at);
+    float u2 = dd * Dot3(ab_x_at, ab_x_at)[0];
     if (use_pole) {
       const Float4 pole_ps = DotEach(LoadVec3(&job.options.pole_ms.x) - translation, r0, r1, r2);
       const Float4 pa = pole_ps * inv_det - a_ps;
@@ -183,61 +210,66 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
       const float up2 = Dot3(up, up)[0];
       if (up2 > on_axis * on_axis) {
         u = up;
+        u_h = RotateScaled4(conj_qh, hip_k, up);
         u2 = up2;
       }
     }
     if (u2 > on_axis * on_axis) [[likely]] {
       if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
-      knee_ps = center + u * (radius / std::sqrt(u2));
+      const float side = std::sqrt(radius2_4dd / (4.f * dd * u2));
+      knee_ps = center + u * side;
+      knee_h = center_h + u_h * side;
     } else {
       // The knee on the hip-target line: the general path's fixed side (KneeSide).
-      knee_ps = center + FromVec3(SideOffTheAxis(ToVec3(at), dd)) * radius;
+      const Float4 side = FromVec3(SideOffTheAxis(ToVec3(at), dd));
+      const float radius = std::sqrt(radius2_4dd * (0.25f / dd));
+      knee_ps = center + side * radius;
+      knee_h = center_h + RotateScaled4(conj_qh, hip_k, side) * radius;
     }
     foot_ps = t_ps;
+    lower_h = at_h - knee_h;
   } else {
     // Straight toward t, or folded with the longer bone toward it (the upper bone back from
     // the hip when it is the shorter one).
-    const Float4 dir = at * (1.f / std::sqrt(dd));
-    knee_ps = a_ps + dir * (too_far || l1 > l2 ? l1 : -l1);
-    foot_ps = a_ps + dir * (too_far ? hi : lo);
+    const float inv_d = 1.f / std::sqrt(dd);
+    const float knee_along = (too_far || l1 > l2 ? l1 : -l1) * inv_d;
+    const float foot_along = (too_far ? hi : lo) * inv_d;
+    knee_ps = a_ps + at * knee_along;
+    foot_ps = a_ps + at * foot_along;
+    knee_h = at_h * knee_along;
+    lower_h = at_h * (foot_along - knee_along);
   }
 
-  // Into the hip's scaled frame: divide by its scale (uniform in magnitude), to unit length;
-  // 1 / s_x = s_y s_z / (s_x s_y s_z), one division.
+  // Into the hip's scaled frame from h: divide by its scale (uniform in magnitude), to unit
+  // length; 1 / s_x = s_y s_z / (s_x s_y s_z), one division.
   const float inv_volume = inv_lower / (sh[0] * sh[1] * sh[2]);
   const Float4 unscale = IKPOSE_SHUF(sh, 1, 0, 0, 3) * IKPOSE_SHUF(sh, 2, 2, 1, 3) * inv_volume;
-  // The hip's old frame as columns (its rotation's inverse times the unscale): known before
-  // the positions step, so the knee's path meets one matrix product instead of a turn.
-  const Float4 back_k = Splat(2.f * InverseNearOne(nh));
-  const Float4 conj_qh = Conjugate(qh);
-  const Float4 col0 = RotateScaled4(conj_qh, back_k, Float4{1.f, 0.f, 0.f, 0.f}) * unscale;
-  const Float4 col1 = RotateScaled4(conj_qh, back_k, Float4{0.f, 1.f, 0.f, 0.f}) * unscale;
-  const Float4 col2 = RotateScaled4(conj_qh, back_k, Float4{0.f, 0.f, 1.f, 0.f}) * unscale;
 
-  // The hip's turn, unnormalised: |turn1 * qh|^2 = |turn1|^2 |qh|^2.
-  const Float4 f1 = ab * inv_ab, t1 = (knee_ps - a_ps) * inv_ab;
+  // The hip's turn in h, unnormalised: from the knee's offset to b' - a, so hip' = hip * turn1
+  // and |hip * turn1|^2 = |hip|^2 |turn1|^2.
+  const Float4 f1 = ab_h * inv_ab, t1 = knee_h * inv_ab;
   const float cos1 = Dot3(f1, t1)[0];
-  const float half1 = 0.5f * SumLanes(f1 * f1 + t1 * t1)[0];
-  const Float4 lower_ps = foot_ps - knee_ps;
   Turn4 turn1;
   Float4 want;
+  float want_length = 1.f;
   if (cos1 > -0.5f) [[likely]] {
-    // The new lower bone turned back by the hip's turn (axis u = f1 x t1, w = m + c):
-    // R1^-1 v = (w (c v - u x v) + (u . v) u) / (m w), the unnormalised quaternion's rotation
-    // in one step, beside the quaternion product the output needs.
+    // The new lower bone turned back by the hip's turn (axis u = f1 x t1, w = 1 + c; f1 and
+    // t1 unit as in MinimalTurn): R1^-1 v = (w (c v - u x v) + (u . v) u) / w, the unnormalised
+    // quaternion's rotation in one step, beside the quaternion product the output needs.
     const Float4 u = Cross(f1, t1);
-    const float w = half1 + cos1;
-    turn1 = {IKPOSE_SHUF2(u, Splat(w), 0, 1, 2, 4), 2.f * half1 * w};
-    const Float4 x = (lower_ps * cos1 - Cross(u, lower_ps)) * w + u * Dot3(u, lower_ps);
-    want = Transform(col0, col1, col2, Float4{}, x) * (1.f / (half1 * w));
+    const float w = 1.f + cos1;
+    const Float4 q1 = IKPOSE_SHUF2(u, Splat(w), 0, 1, 2, 4);
+    turn1 = {q1, SumLanes(q1 * q1)[0]};
+    const Float4 x = (lower_h * cos1 - Cross(u, lower_h)) * w + u * Dot3(u, lower_h);
+    want = x * unscale;  // of length w: the knee's turn takes it as it is
+    want_length = w;
   } else {
     turn1 = MinimalTurn(f1, t1);
-    const Float4 x = RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_ps);
-    want = Transform(col0, col1, col2, Float4{}, x);
+    want = RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_h) * unscale;
   }
-  const Float4 hip_turned = QuatMul(turn1.q, qh);
+  const Float4 hip_turned = QuatMul(qh, turn1.q);
   const float n_hip = turn1.norm2 * nh;
-  const Turn4 turn2 = MinimalTurn(lower * inv_lower, want);
+  const Turn4 turn2 = MinimalTurn(lower * inv_lower, want, want_length);
 
   TwoBoneOutput& out = *output;
   StoreQuat(hip_turned * (1.f / std::sqrt(n_hip)), &out.hip_rotation_ls);

@@ -131,6 +131,31 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPathWithAPole) {
   EXPECT_GT(fast, 9900);
 }
 
+// The old knee on the hip-target line (the target straight out through it): no side to keep,
+// so both paths take the same fixed perpendicular. Under turned, scaled and mirrored hips and
+// parents, so that the fast path's turn of that side into the hip's frame is checked too.
+TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPathForAKneeOnTheHipTargetLine) {
+  testing::ChainGenerator gen(81u);
+  int on_the_line = 0;
+  for (int i = 0; i < 2000; ++i) {
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    TwoBoneJob job = RandomJob(gen);
+    const Joints j = Fk(job, job.hip_ls.rotation, job.knee_ls.rotation);
+    const double l1 = glm::length(j.knee - j.hip), l2 = glm::length(j.foot - j.knee);
+    // Reachable: between folded and straight.
+    const double d = std::fabs(l1 - l2) + gen.Uniform(0.1f, 0.9f) * (l1 + l2 - std::fabs(l1 - l2));
+    job.target_ms = glm::vec3(j.hip + glm::normalize(j.knee - j.hip) * d);
+    TwoBoneOutput out;
+    TwoBoneReport report;
+    // Rounding can leave the knee off the line (or, rarely, the chain invalid): skipped.
+    if (!job.Run(&out, &report) || !report.positions.used_fallback_side) continue;
+    ++on_the_line;
+    ASSERT_NO_FATAL_FAILURE(ExpectThePoseOfTheReportingPath(job));
+    ASSERT_TRUE(detail::RunFast(job, &out));
+  }
+  EXPECT_GT(on_the_line, 1000);
+}
+
 TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
   // Chains scaled far from unit size are left to the general path; targets folding the limb
   // (too close) and a knee on the hip-target line the fast path solves too. Either way the
