@@ -2,7 +2,12 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include "ik/float4.h"
 #include "ik/two_bone_core.h"
@@ -16,11 +21,29 @@ IKPOSE_KERNEL Float4 SumEach(Float4 a, Float4 b, Float4 c, Float4 d) {
   const Float4 cd = IKPOSE_SHUF2(c, d, 0, 4, 1, 5) + IKPOSE_SHUF2(c, d, 2, 6, 3, 7);
   return IKPOSE_SHUF2(ab, cd, 0, 1, 4, 5) + IKPOSE_SHUF2(ab, cd, 2, 3, 6, 7);
 }
-// lo < v < hi in every lane (false for NaN).
-IKPOSE_KERNEL bool Within(Float4 v, Float4 lo, Float4 hi) {
-  const Int4 out = ~((v > lo) & (v < hi));
-  return (out[0] | out[1] | out[2] | out[3]) == 0;
+// Every lane of a comparison's result true.
+IKPOSE_KERNEL bool AllLanes(Int4 mask) {
+#if defined(__SSE__)
+  return _mm_movemask_ps(std::bit_cast<__m128>(mask)) == 0xf;
+#else
+  return (mask[0] & mask[1] & mask[2] & mask[3]) != 0;
+#endif
 }
+// The job's 49 floats (hip_parent_ms to target_ms) times 0, summed by lane: 0 in every lane
+// when all are finite, a NaN where one is not (x * 0 is NaN for an infinite or NaN x, and a sum
+// keeps it). AllFinite's test as a vector the other checks join.
+IKPOSE_KERNEL Float4 ZeroIfFinite(const float* p, Float4 target) {
+  Float4 sum0 = target * 0.f, sum1{};
+  for (int i = 0; i < 48; i += 8) {
+    Float4 v0, v1;
+    std::memcpy(&v0, p + i, sizeof v0);
+    std::memcpy(&v1, p + i + 4, sizeof v1);
+    sum0 += v0 * 0.f;
+    sum1 += v1 * 0.f;
+  }
+  return sum0 + sum1;
+}
+
 // (v . r0, v . r1, v . r2, 0): three dot products summed together (fewer shuffles than three
 // Dot3).
 IKPOSE_KERNEL Float4 DotEach(Float4 v, Float4 r0, Float4 r1, Float4 r2) {
@@ -137,13 +160,14 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const float hip_scale = std::fabs(sh[0]);
   const bool use_pole = job.options.use_pole;
   constexpr float kInf = std::numeric_limits<float>::infinity();
-  if (!AllFinite(&pm[0][0], 49) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)) ||
-      !Within(norms, Float4{0.98f, 0.98f, 0.98f, 1e-12f}, Float4{1.02f, 1.02f, 1.02f, 1e12f}) ||
-      !Within(Float4{lower2, hip_scale, size2, det * det},
-              Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}, Float4{1e12f, 1e3f, 1e36f, kInf})) {
-    return false;
-  }
   const Float4 target_ms = LoadVec3(&job.target_ms.x);
+  const Float4 checks = Float4{lower2, hip_scale, size2, det * det};
+  const Int4 ok = (ZeroIfFinite(&pm[0][0], target_ms) == 0.f) &
+                  (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
+                  (norms < Float4{1.02f, 1.02f, 1.02f, 1e12f}) &
+                  (checks > Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}) &
+                  (checks < Float4{1e12f, 1e3f, 1e36f, kInf});
+  if (!AllLanes(ok) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3))) return false;
   const float inv_det = 1.f / det;
   const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * inv_det;
 
