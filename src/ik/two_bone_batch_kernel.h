@@ -138,10 +138,17 @@ struct BatchKernel : Ops {
     Store(p.z + i, v.z);
   }
 
-  // The positions step for chains i..i+kStep-1: b' and c' (b and c for an invalid chain) into
-  // the output, the validity (1 or 0) into `valid_out`, the reach codes.
-  IKPOSE_BATCH_FN void PositionsStep(const ChainBatchInput& in, const ChainBatchOutput& out,
-                                     std::size_t i, float* valid_out) {
+  // What the turns take from the positions step: the chain, b' and c' (b and c for an invalid
+  // chain), the bones' squared lengths, and which lanes are valid.
+  struct Solved {
+    V3 a, ab, bc, knee, foot;
+    F ab2, bc2;
+    M valid;
+  };
+
+  // The positions step for chains i..i+kStep-1: b' and c' into the output, the reach codes.
+  IKPOSE_BATCH_FN Solved PositionsStep(const ChainBatchInput& in, const ChainBatchOutput& out,
+                                       std::size_t i) {
     const V3 a = Load(in.hip, i);
     const V3 b = Load(in.knee, i);
     const V3 c = Load(in.foot, i);
@@ -152,8 +159,10 @@ struct BatchKernel : Ops {
     const V3 bc = Sub(c, b);
     const V3 at = Sub(t, a);
     const F dd = Dot(at, at);
-    const F l1 = Sqrt(Dot(ab, ab));
-    const F l2 = Sqrt(Dot(bc, bc));
+    const F ab2 = Dot(ab, ab);
+    const F bc2 = Dot(bc, bc);
+    const F l1 = Sqrt(ab2);
+    const F l2 = Sqrt(bc2);
     const F d = Sqrt(dd);
     const F hi = Add(l1, l2);
     const F l1_minus_l2 = Sub(l1, l2);
@@ -187,51 +196,42 @@ struct BatchKernel : Ops {
     // Too far or too close: straight toward t, or folded with the longer bone toward it.
     const F neg_l1 = Sub(Zero(), l1);
     const F knee_along = Sel(Or(too_far, Gt(l1, l2)), l1, neg_l1);
-    const V3 knee = Sel(clamped, MulAdd(dir, knee_along, a), MulAdd(side, radius, center));
-    const V3 foot = Sel(clamped, MulAdd(dir, Sel(too_far, hi, lo), a), t);
+    V3 knee = Sel(clamped, MulAdd(dir, knee_along, a), MulAdd(side, radius, center));
+    V3 foot = Sel(clamped, MulAdd(dir, Sel(too_far, hi, lo), a), t);
 
     // ValidatePositions' tests; NaN anywhere fails them.
     const F small = Mul(Set(1e-6f), hi);
     const M valid = And(And(And(Lt(hi, Set(1e18f)), Lt(d, Set(1e18f))), Gt(l1, small)),
                         And(Gt(l2, small), Gt(d, small)));
-
-    Store(valid_out, Sel(valid, Set(1.f), Zero()));
     if (!All(valid)) [[unlikely]] {
       // Invalid chains keep their pose.
-      Store(out.knee, i, Sel(valid, knee, b));
-      Store(out.foot, i, Sel(valid, foot, c));
-    } else {
-      Store(out.knee, i, knee);
-      Store(out.foot, i, foot);
+      knee = Sel(valid, knee, b);
+      foot = Sel(valid, foot, c);
     }
+    Store(out.knee, i, knee);
+    Store(out.foot, i, foot);
     if (out.reach != nullptr) StoreReach(out.reach + i, too_far, too_close, valid);
+    return {a, ab, bc, knee, foot, ab2, bc2, valid};
   }
 
-  // The two turns (SolveDefault's) for chains i..i+kStep-1, from the solved joints in the
-  // output; each pair of vectors has one bone's length.
-  IKPOSE_BATCH_FN void TurnsStep(const ChainBatchInput& in, const ChainBatchOutput& out,
-                                 std::size_t i, const float* valid_in) {
-    const V3 a = Load(in.hip, i);
-    const V3 b = Load(in.knee, i);
-    const V3 knee = Load(ConstPoints3{out.knee.x, out.knee.y, out.knee.z}, i);
-    const V3 ab = Sub(b, a);
-    const Turn h = Between(ab, Dot(ab, ab), Sub(knee, a));
+  // The two turns (SolveDefault's) for chains i..i+kStep-1, from the positions step's joints;
+  // each pair of vectors has one bone's length (the lower bone's turned by the hip's turn, which
+  // keeps it to rounding).
+  IKPOSE_BATCH_FN void TurnsStep(const Solved& s, const ChainBatchOutput& out, std::size_t i) {
+    const Turn h = Between(s.ab, s.ab2, Sub(s.knee, s.a));
     const F s1 = InvSqrt(h.norm2);
-    const V3 bc = Sub(Load(in.foot, i), b);
-    const V3 lower_turned = RotateScaled(h.w, h.v, Mul(Set(2.f), Mul(s1, s1)), bc);
-    const V3 foot = Load(ConstPoints3{out.foot.x, out.foot.y, out.foot.z}, i);
-    const Turn k = Between(lower_turned, Dot(lower_turned, lower_turned), Sub(foot, knee));
+    const V3 lower_turned = RotateScaled(h.w, h.v, Mul(Set(2.f), Mul(s1, s1)), s.bc);
+    const Turn k = Between(lower_turned, s.bc2, Sub(s.foot, s.knee));
     const F s2 = InvSqrt(k.norm2);
     F q1w = Mul(h.w, s1), q2w = Mul(k.w, s2);
     V3 q1 = Mul(h.v, s1), q2 = Mul(k.v, s2);
-    const M valid = Gt(Load(valid_in), Zero());
-    if (!All(valid)) [[unlikely]] {
+    if (!All(s.valid)) [[unlikely]] {
       // Invalid chains: the identity.
       const F zero = Zero();
-      q1 = Sel(valid, q1, V3{zero, zero, zero});
-      q2 = Sel(valid, q2, V3{zero, zero, zero});
-      q1w = Sel(valid, q1w, Set(1.f));
-      q2w = Sel(valid, q2w, Set(1.f));
+      q1 = Sel(s.valid, q1, V3{zero, zero, zero});
+      q2 = Sel(s.valid, q2, V3{zero, zero, zero});
+      q1w = Sel(s.valid, q1w, Set(1.f));
+      q2w = Sel(s.valid, q2w, Set(1.f));
     }
     Store({out.hip_rotation.x, out.hip_rotation.y, out.hip_rotation.z}, i, q1);
     Store(out.hip_rotation.w + i, q1w);
@@ -239,15 +239,10 @@ struct BatchKernel : Ops {
     Store(out.knee_rotation.w + i, q2w);
   }
 
-  // Chains begin..end (a whole number of steps): the positions, then the turns from the joints
-  // just written (still in the first-level cache).
+  // Chains begin..end (a whole number of steps): the positions, then the turns.
   IKPOSE_BATCH_FN void SolveSteps(const ChainBatchInput& in, const ChainBatchOutput& out,
                                   std::size_t begin, std::size_t end) {
-    alignas(64) float valid[kStep] = {};
-    for (std::size_t i = begin; i < end; i += kStep) {
-      PositionsStep(in, out, i, valid);
-      TurnsStep(in, out, i, valid);
-    }
+    for (std::size_t i = begin; i < end; i += kStep) TurnsStep(PositionsStep(in, out, i), out, i);
   }
 
   IKPOSE_BATCH_FN void SolveAll(const ChainBatchInput& in, const ChainBatchOutput& out,
