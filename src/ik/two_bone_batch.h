@@ -4,8 +4,8 @@
 // t in a space where the chain is rigid (model space for an unscaled skeleton, or the hip's
 // parent space) and returns b', c' and the two minimal rotations, in that space.
 // `SolveChainBatch` does the same for `count` chains stored as separate x/y/z arrays; it is
-// branch-free and vectorised (x86-64 baseline, with a runtime-dispatched AVX2 version), and
-// agrees with SolveChain to 1e-5 of the limb length.
+// vectorised (the x86-64 baseline loop, or kernels of 8 AVX2 or 16 AVX-512 lanes picked at run
+// time), and agrees with SolveChain to 1e-5 of the limb length.
 // Why: crowds and tests of many poses; the benchmark's batch entry point.
 // Limits: no options (pole, limits, soften, weight); invalid chains (NaN, zero-length bones,
 // target on the hip) give NaN-free but meaningless output with reach kBatchInvalid. To turn the
