@@ -131,16 +131,16 @@ struct Avx512Ops {
     for (int g = 0; g < kGroups; ++g) any |= _mm512_mask2int(mask.k[g]);
     return any != 0;
   }
-  // The estimates (14 bits) refined once: y (1.5 - x y^2 / 2) and y + y (1 - x y).
-  IKPOSE_BATCH_FN F InvSqrt(F x) {
+  // The hardware estimates of 1 / sqrt(x) and 1 / x (14 bits), which the kernel refines.
+  IKPOSE_BATCH_FN F InvSqrtEstimate(F x) {
     F y;
     for (int g = 0; g < kGroups; ++g) y.v[g] = _mm512_rsqrt14_ps(x.v[g]);
-    return Mul(y, NegMulAdd(Mul(Set(0.5f), x), Mul(y, y), Set(1.5f)));
+    return y;
   }
-  IKPOSE_BATCH_FN F Inv(F x) {
+  IKPOSE_BATCH_FN F InvEstimate(F x) {
     F y;
     for (int g = 0; g < kGroups; ++g) y.v[g] = _mm512_rcp14_ps(x.v[g]);
-    return MulAdd(y, NegMulAdd(x, y, Set(1.f)), y);
+    return y;
   }
 #undef IKPOSE_LANES
 #undef IKPOSE_MASKS

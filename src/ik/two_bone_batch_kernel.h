@@ -43,13 +43,23 @@ struct BatchKernel : Ops {
   using typename Ops::M;
   static constexpr std::size_t kStep = Ops::kStep;
   using Ops::Abs, Ops::Add, Ops::All, Ops::And, Ops::AndNot, Ops::Any, Ops::CopySignOne, Ops::Div,
-      Ops::Ge, Ops::Gt, Ops::Inv, Ops::InvSqrt, Ops::Le, Ops::Load, Ops::Lt, Ops::Max, Ops::Mul,
-      Ops::MulAdd, Ops::MulSub, Ops::NegMulAdd, Ops::NotGt, Ops::Or, Ops::Sel, Ops::Set, Ops::Sqrt,
-      Ops::Store, Ops::StoreReach, Ops::Sub, Ops::Zero;
+      Ops::Ge, Ops::Gt, Ops::InvEstimate, Ops::InvSqrtEstimate, Ops::Le, Ops::Load, Ops::Lt,
+      Ops::Max, Ops::Mul, Ops::MulAdd, Ops::MulSub, Ops::NegMulAdd, Ops::NotGt, Ops::Or, Ops::Sel,
+      Ops::Set, Ops::Sqrt, Ops::Store, Ops::StoreReach, Ops::Sub, Ops::Zero;
 
   struct V3 {
     F x, y, z;
   };
+
+  // The width's estimates refined once: y (1.5 - x y^2 / 2) and y + y (1 - x y).
+  IKPOSE_BATCH_FN F InvSqrt(F x) {
+    const F y = InvSqrtEstimate(x);
+    return Mul(y, NegMulAdd(Mul(Set(0.5f), x), Mul(y, y), Set(1.5f)));
+  }
+  IKPOSE_BATCH_FN F Inv(F x) {
+    const F y = InvEstimate(x);
+    return MulAdd(y, NegMulAdd(x, y, Set(1.f)), y);
+  }
 
   IKPOSE_BATCH_FN V3 Sel(M mask, const V3& x, const V3& y) {
     return {Sel(mask, x.x, y.x), Sel(mask, x.y, y.y), Sel(mask, x.z, y.z)};

@@ -29,21 +29,6 @@ IKPOSE_KERNEL bool AllLanes(Int4 mask) {
   return (mask[0] & mask[1] & mask[2] & mask[3]) != 0;
 #endif
 }
-// The job's 49 floats (hip_parent_ms to target_ms) times 0, summed by lane: 0 in every lane
-// when all are finite, a NaN where one is not (x * 0 is NaN for an infinite or NaN x, and a sum
-// keeps it). AllFinite's test as a vector the other checks join.
-IKPOSE_KERNEL Float4 ZeroIfFinite(const float* p, Float4 target) {
-  Float4 sum0 = target * 0.f, sum1{};
-  for (int i = 0; i < 48; i += 8) {
-    Float4 v0, v1;
-    std::memcpy(&v0, p + i, sizeof v0);
-    std::memcpy(&v1, p + i + 4, sizeof v1);
-    sum0 += v0 * 0.f;
-    sum1 += v1 * 0.f;
-  }
-  return sum0 + sum1;
-}
-
 // (v . r0, v . r1, v . r2, 0): three dot products summed together (fewer shuffles than three
 // Dot3).
 IKPOSE_KERNEL Float4 DotEach(Float4 v, Float4 r0, Float4 r1, Float4 r2) {
@@ -162,8 +147,10 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const Float4 target_ms = LoadVec3(&job.target_ms.x);
   const Float4 checks = Float4{lower2, hip_scale, size2, det * det};
-  const Int4 ok = (ZeroIfFinite(&pm[0][0], target_ms) == 0.f) &
-                  (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
+  // The job's 49 floats (hip_parent_ms to target_ms) finite: AllFinite's test as a vector the
+  // other checks join (the 49th float, target.z, with the target).
+  const Float4 finite = ZeroIfFinite(&pm[0][0], 12) + target_ms * 0.f;
+  const Int4 ok = (finite == 0.f) & (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
                   (norms < Float4{1.02f, 1.02f, 1.02f, 1e12f}) &
                   (checks > Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}) &
                   (checks < Float4{1e12f, 1e3f, 1e36f, kInf});
@@ -172,8 +159,8 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * inv_det;
 
   // The input rotations are used as they are: a quaternion of squared length n turns
-  // vectors by v + (2 / n) (...), and the outputs are scaled by 1 / sqrt(n) at the end (the
-  // minimal rotations are unit, so that is all the normalising they need).
+  // vectors by v + (2 / n) (...), and each output is scaled at the end by 1 / sqrt of n times
+  // its turn's own squared length.
   const Float4 a_ps = LoadVec3(&job.hip_ls.translation.x);
   const Float4 two_over_n = Splat(2.f) / norms;  // 2 / |qh|^2, 2 / |qk|^2 in lanes 0, 1
   const Float4 hip_k = IKPOSE_SHUF(two_over_n, 0, 0, 0, 0);
@@ -269,7 +256,7 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const float inv_volume = inv_lower / (sh[0] * sh[1] * sh[2]);
   const Float4 unscale = IKPOSE_SHUF(sh, 1, 0, 0, 3) * IKPOSE_SHUF(sh, 2, 2, 1, 3) * inv_volume;
 
-  // The hip's turn in h, unnormalised: from the knee's offset to b' - a, so hip' = hip * turn1
+  // The hip's turn in h, unnormalised: from ab to b' - a, so hip' = hip * turn1
   // and |hip * turn1|^2 = |hip|^2 |turn1|^2.
   const Float4 f1 = ab_h * inv_ab, t1 = knee_h * inv_ab;
   const float cos1 = Dot3(f1, t1)[0];
