@@ -37,6 +37,12 @@ using Int4 = int __attribute__((vector_size(16)));
 IKPOSE_F4 Float4 Splat(float s) {
   return Float4{s, s, s, s};
 }
+// Four floats in memory.
+IKPOSE_F4 Float4 Load4(const float* p) {
+  Float4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
 // (x, y, z, 0) from three floats in memory: four are read, so a fourth must follow in the
 // same object.
 IKPOSE_F4 Float4 LoadVec3(const float* p) {

@@ -21,6 +21,11 @@ IKPOSE_KERNEL Float4 SumEach(Float4 a, Float4 b, Float4 c, Float4 d) {
   const Float4 cd = IKPOSE_SHUF2(c, d, 0, 4, 1, 5) + IKPOSE_SHUF2(c, d, 2, 6, 3, 7);
   return IKPOSE_SHUF2(ab, cd, 0, 1, 4, 5) + IKPOSE_SHUF2(ab, cd, 2, 3, 6, 7);
 }
+constexpr int kSignBit = int(0x80000000u);
+// v with the sign of each lane flipped where `signs` has its sign bit.
+IKPOSE_KERNEL Float4 FlipSigns(Float4 v, Int4 signs) {
+  return std::bit_cast<Float4>(std::bit_cast<Int4>(v) ^ signs);
+}
 // Every lane of a comparison's result true.
 IKPOSE_KERNEL bool AllLanes(Int4 mask) {
 #if defined(__SSE__)
@@ -127,8 +132,10 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const Float4 qf = LoadQuat(job.foot_ls.rotation);
   const glm::mat4& pm = job.hip_parent_ms;
   // Cramer's rule as in ParentInverse: r0 = c1 x c2, r1 = c2 x c0, r2 = c0 x c1.
-  const Float4 c0 = LoadVec3(&pm[0][0]), c1 = LoadVec3(&pm[1][0]), c2 = LoadVec3(&pm[2][0]);
-  const Float4 translation = LoadVec3(&pm[3][0]);
+  const Float4 col0 = Load4(&pm[0][0]), col1 = Load4(&pm[1][0]), col2 = Load4(&pm[2][0]);
+  const Float4 col3 = Load4(&pm[3][0]);
+  const Float4 c0 = VectorPart(col0), c1 = VectorPart(col1), c2 = VectorPart(col2);
+  const Float4 translation = VectorPart(col3);
   const Float4 r0 = Cross(c1, c2), r1 = Cross(c2, c0), r2 = Cross(c0, c1);
   const float det = Dot3(c0, r0)[0];
   // The caller checked that the hip scale's magnitudes agree, so one nonzero is enough.
@@ -147,9 +154,12 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const Float4 target_ms = LoadVec3(&job.target_ms.x);
   const Float4 checks = Float4{lower2, hip_scale, size2, det * det};
-  // The job's 49 floats (hip_parent_ms to target_ms) finite: AllFinite's test as a vector the
-  // other checks join (the 49th float, target.z, with the target).
-  const Float4 finite = ZeroIfFinite(&pm[0][0], 12) + target_ms * 0.f;
+  // The job's 49 floats (hip_parent_ms to target_ms) finite, as the general path asks: a
+  // NaN or an infinity fails one of the checks below, or makes dd below NaN or infinite, in
+  // every float but the parent's fourth row and the foot's scale, which the solve does not
+  // read. Those are tested here, times 0 (a sum too large for a float only sends the job to
+  // the general path). The foot's scale is read with the float after it, the target's x.
+  const Float4 finite = (col0 + col1 + col2 + col3 + Load4(&job.foot_ls.scale.x)) * 0.f;
   const Int4 ok = (finite == 0.f) & (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
                   (norms < Float4{1.02f, 1.02f, 1.02f, 1e12f}) &
                   (checks > Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}) &
@@ -251,10 +261,10 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
     lower_h = at_h * (foot_along - knee_along);
   }
 
-  // Into the hip's scaled frame from h: divide by its scale (uniform in magnitude), to unit
-  // length; 1 / s_x = s_y s_z / (s_x s_y s_z), one division.
-  const float inv_volume = inv_lower / (sh[0] * sh[1] * sh[2]);
-  const Float4 unscale = IKPOSE_SHUF(sh, 1, 0, 0, 3) * IKPOSE_SHUF(sh, 2, 2, 1, 3) * inv_volume;
+  // Into the hip's scaled frame from h: a division by its scale, whose magnitude the knee's
+  // turn takes as its target's length (times the lower bone's), leaving the scale's signs.
+  // Magnitudes a few roundings apart (EqualMagnitudes) count as |s_x|, as in l2 above.
+  const Int4 scale_signs = std::bit_cast<Int4>(sh) & Int4{kSignBit, kSignBit, kSignBit, 0};
 
   // The hip's turn in h, unnormalised: from ab to b' - a, so hip' = hip * turn1
   // and |hip * turn1|^2 = |hip|^2 |turn1|^2.
@@ -262,7 +272,7 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const float cos1 = Dot3(f1, t1)[0];
   Turn4 turn1;
   Float4 want;
-  float want_length = 1.f;
+  float want_length;
   if (cos1 > -0.5f) [[likely]] {
     // The new lower bone turned back by the hip's turn (axis u = f1 x t1, w = 1 + c; f1 and
     // t1 unit as in MinimalTurn): R1^-1 v = (w (c v - u x v) + (u . v) u) / w, the unnormalised
@@ -272,11 +282,13 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
     const Float4 q1 = IKPOSE_SHUF2(u, Splat(w), 0, 1, 2, 4);
     turn1 = {q1, SumLanes(q1 * q1)[0]};
     const Float4 x = (lower_h * cos1 - Cross(u, lower_h)) * w + u * Dot3(u, lower_h);
-    want = x * unscale;  // of length w: the knee's turn takes it as it is
-    want_length = w;
+    want = FlipSigns(x, scale_signs);  // of length w l2: the knee's turn takes it as it is
+    want_length = w * l2;
   } else {
     turn1 = MinimalTurn(f1, t1);
-    want = RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_h) * unscale;
+    want = FlipSigns(RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_h),
+                     scale_signs);
+    want_length = l2;
   }
   const Float4 hip_turned = QuatMul(qh, turn1.q);
   const float n_hip = turn1.norm2 * nh;

@@ -109,6 +109,27 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPath) {
   }
 }
 
+// Hip scales decomposed from matrices agree in magnitude only to their last digits. The fast
+// path counts them all as |s_x|: it takes those a few roundings apart, with the general path's
+// pose, and leaves those further apart (UniformMagnitude admits 1e-5, which would move the foot
+// by as much as 1e-5 of the limb) to the general path, which divides by each.
+TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPathForAHipScaleUniformToItsLastDigits) {
+  testing::ChainGenerator gen(79u);
+  int fast = 0;
+  for (int i = 0; i < 5000; ++i) {
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    TwoBoneJob job = RandomJob(gen);
+    for (const int axis : {1, 2}) job.hip_ls.scale[axis] *= 1.f + gen.Uniform(-1.2e-7f, 1.2e-7f);
+    ASSERT_NO_FATAL_FAILURE(ExpectThePoseOfTheReportingPath(job));
+    TwoBoneOutput out;
+    fast += detail::RunFast(job, &out) ? 1 : 0;
+    job.hip_ls.scale.y *= 1.f + 2e-6f;
+    ASSERT_TRUE(detail::UniformMagnitude(job.hip_ls.scale));
+    EXPECT_FALSE(detail::RunFast(job, &out));
+  }
+  EXPECT_GT(fast, 4950);
+}
+
 // The natural knee policy is a pole: the viewer's and the bakes' limbs take the fast path
 // with one. Poles anywhere, a fifth of them on the hip-target line (no usable side: the
 // knee's side is kept).
