@@ -26,6 +26,16 @@ constexpr int kSignBit = int(0x80000000u);
 IKPOSE_KERNEL Float4 FlipSigns(Float4 v, Int4 signs) {
   return std::bit_cast<Float4>(std::bit_cast<Int4>(v) ^ signs);
 }
+// p * q as QuatMul, for a p known long before q: p's signed columns wait for nothing, q's
+// lanes are broadcast once it is known.
+IKPOSE_KERNEL Float4 QuatMulByLate(Float4 p, Float4 q) {
+  // p * q = q.x (pw, pz, -py, -px) + q.y (-pz, pw, px, -py) + q.z (py, -px, pw, -pz) + q.w p.
+  const Float4 cx = IKPOSE_SHUF(p, 3, 2, 1, 0) * Float4{1.f, 1.f, -1.f, -1.f};
+  const Float4 cy = IKPOSE_SHUF(p, 2, 3, 0, 1) * Float4{-1.f, 1.f, 1.f, -1.f};
+  const Float4 cz = IKPOSE_SHUF(p, 1, 0, 3, 2) * Float4{1.f, -1.f, 1.f, -1.f};
+  return IKPOSE_SHUF(q, 3, 3, 3, 3) * p + IKPOSE_SHUF(q, 0, 0, 0, 0) * cx +
+         IKPOSE_SHUF(q, 1, 1, 1, 1) * cy + IKPOSE_SHUF(q, 2, 2, 2, 2) * cz;
+}
 // Every lane of a comparison's result true.
 IKPOSE_KERNEL bool AllLanes(Int4 mask) {
 #if defined(__SSE__)
@@ -69,13 +79,13 @@ struct Turn4 {
 }
 // For unit f and t of length `t_length`, known apart from t (every term is t_length times the
 // unit form's, and the turn is normalised after by its own squared length).
-IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, float t_length = 1.f) {
-  const float c = Dot3(f, t)[0];
-  if (c > -0.99f * t_length) [[likely]] {
-    const Float4 q = IKPOSE_SHUF2(Cross(f, t), Splat(t_length + c), 0, 1, 2, 4);
+IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, Float4 t_length = Splat(1.f)) {
+  const Float4 c = Dot3(f, t);  // in every lane, as t_length
+  if (c[0] > -0.99f * t_length[0]) [[likely]] {
+    const Float4 q = IKPOSE_SHUF2(Cross(f, t), t_length + c, 0, 1, 2, 7);
     return {q, SumLanes(q * q)[0]};
   }
-  return WideTurn(f, t * (1.f / t_length));
+  return WideTurn(f, t / t_length);
 }
 
 // The general path's fixed side for a knee on the hip-target line (KneeSide), out of the way
@@ -269,28 +279,29 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   // The hip's turn in h, unnormalised: from ab to b' - a, so hip' = hip * turn1
   // and |hip * turn1|^2 = |hip|^2 |turn1|^2.
   const Float4 f1 = ab_h * inv_ab, t1 = knee_h * inv_ab;
-  const float cos1 = Dot3(f1, t1)[0];
+  const Float4 cos1_4 = Dot3(f1, t1);  // in every lane
+  const float cos1 = cos1_4[0];
   Turn4 turn1;
   Float4 want;
-  float want_length;
+  Float4 want_length;  // in every lane
   if (cos1 > -0.5f) [[likely]] {
     // The new lower bone turned back by the hip's turn (axis u = f1 x t1, w = 1 + c; f1 and
     // t1 unit as in MinimalTurn): R1^-1 v = (w (c v - u x v) + (u . v) u) / w, the unnormalised
     // quaternion's rotation in one step, beside the quaternion product the output needs.
     const Float4 u = Cross(f1, t1);
-    const float w = 1.f + cos1;
-    const Float4 q1 = IKPOSE_SHUF2(u, Splat(w), 0, 1, 2, 4);
+    const Float4 w = 1.f + cos1_4;
+    const Float4 q1 = IKPOSE_SHUF2(u, w, 0, 1, 2, 7);
     turn1 = {q1, SumLanes(q1 * q1)[0]};
-    const Float4 x = (lower_h * cos1 - Cross(u, lower_h)) * w + u * Dot3(u, lower_h);
+    const Float4 x = (lower_h * cos1_4 - Cross(u, lower_h)) * w + u * Dot3(u, lower_h);
     want = FlipSigns(x, scale_signs);  // of length w l2: the knee's turn takes it as it is
     want_length = w * l2;
   } else {
     turn1 = MinimalTurn(f1, t1);
     want = FlipSigns(RotateScaled4(Conjugate(turn1.q), Splat(2.f / turn1.norm2), lower_h),
                      scale_signs);
-    want_length = l2;
+    want_length = Splat(l2);
   }
-  const Float4 hip_turned = QuatMul(qh, turn1.q);
+  const Float4 hip_turned = QuatMulByLate(qh, turn1.q);
   const float n_hip = turn1.norm2 * nh;
   const Turn4 turn2 = MinimalTurn(lower * inv_lower, want, want_length);
 
