@@ -72,6 +72,9 @@ struct Avx512Ops {
   IKPOSE_BATCH_FN F Max(F a, F b) {
     IKPOSE_LANES(F, _mm512_max_ps(a.v[g], b.v[g]));
   }
+  IKPOSE_BATCH_FN F Min(F a, F b) {
+    IKPOSE_LANES(F, _mm512_min_ps(a.v[g], b.v[g]));
+  }
   IKPOSE_BATCH_FN F MulAdd(F a, F b, F c) {  // a b + c
     IKPOSE_LANES(F, _mm512_fmadd_ps(a.v[g], b.v[g], c.v[g]));
   }
@@ -115,6 +118,18 @@ struct Avx512Ops {
   }
   IKPOSE_BATCH_FN M Or(M a, M b) {
     IKPOSE_MASKS(_mm512_kor(a.k[g], b.k[g]));
+  }
+  // mask ? -x : x, and mask ? x : -x, lane by lane: 0 - x under the mask, no blend.
+  IKPOSE_BATCH_FN F Negate(M mask, F x) {
+    IKPOSE_LANES(F, _mm512_mask_sub_ps(x.v[g], mask.k[g], _mm512_setzero_ps(), x.v[g]));
+  }
+  IKPOSE_BATCH_FN F NegateUnless(M mask, F x) {
+    IKPOSE_LANES(F,
+                 _mm512_mask_sub_ps(x.v[g], _mm512_knot(mask.k[g]), _mm512_setzero_ps(), x.v[g]));
+  }
+  // mask ? 0 : x, lane by lane.
+  IKPOSE_BATCH_FN F ZeroWhere(M mask, F x) {
+    IKPOSE_LANES(F, _mm512_maskz_mov_ps(_mm512_knot(mask.k[g]), x.v[g]));
   }
   // mask ? x : y, lane by lane.
   IKPOSE_BATCH_FN F Sel(M mask, F x, F y) {

@@ -44,8 +44,9 @@ struct BatchKernel : Ops {
   static constexpr std::size_t kStep = Ops::kStep;
   using Ops::Abs, Ops::Add, Ops::All, Ops::And, Ops::AndNot, Ops::Any, Ops::CopySignOne, Ops::Div,
       Ops::Ge, Ops::Gt, Ops::InvEstimate, Ops::InvSqrtEstimate, Ops::Le, Ops::Load, Ops::Lt,
-      Ops::Max, Ops::Mul, Ops::MulAdd, Ops::MulSub, Ops::NegMulAdd, Ops::NotGt, Ops::Or, Ops::Sel,
-      Ops::Set, Ops::Sqrt, Ops::Store, Ops::StoreReach, Ops::Sub, Ops::Zero;
+      Ops::Max, Ops::Min, Ops::Mul, Ops::MulAdd, Ops::MulSub, Ops::Negate, Ops::NegateUnless,
+      Ops::NegMulAdd, Ops::NotGt, Ops::Or, Ops::Sel, Ops::Set, Ops::Sqrt, Ops::Store,
+      Ops::StoreReach, Ops::Sub, Ops::Zero, Ops::ZeroWhere;
 
   struct V3 {
     F x, y, z;
@@ -186,27 +187,31 @@ struct BatchKernel : Ops {
     // radius sqrt(l^2 - x^2) turns an error in x into its square root).
     const M lower_shorter = Gt(l1_minus_l2, Zero());
     const F diff = Mul(l1_minus_l2, hi);
-    const F k = Mul(Add(dd, Sel(lower_shorter, Sub(Zero(), diff), diff)), Div(Set(0.5f), dd));
-    const F l = Sel(lower_shorter, l2, l1);
+    const F k = Mul(Add(dd, Negate(lower_shorter, diff)), Div(Set(0.5f), dd));
+    const F l = Min(l1, l2);  // the shorter bone
     const F r2 = Max(NegMulAdd(Mul(k, k), dd, Mul(l, l)), Zero());
     const F radius = Mul(r2, InvSqrt(Max(r2, Set(1e-30f))));
-    const V3 center = MulAdd(at, Sel(lower_shorter, Sub(Zero(), k), k), Sel(lower_shorter, t, a));
     // The knee's side (KneeSide): the old knee off the hip-target line, u = d^2 (ab without its
-    // part along at), or a fixed perpendicular when it is on the line.
+    // part along at), or a fixed perpendicular when it is on the line (a straight or folded
+    // limb's too: its side is multiplied by 0 below and must be finite).
     const V3 u = NegMulAdd(at, Dot(ab, at), Mul(ab, dd));
     const F u2 = Dot(u, u);
     const F limit = Mul(Mul(Set(kOnAxis), hi), dd);
-    const M on_axis = AndNot(clamped, NotGt(u2, Mul(limit, limit)));
+    const M on_axis = NotGt(u2, Mul(limit, limit));
     V3 side = Mul(u, InvSqrt(u2));
     const F inv_d = Inv(d);
     const V3 dir = Mul(at, inv_d);
     if (Any(on_axis)) [[unlikely]] {
       side = Sel(on_axis, Perpendicular(dir), side);
     }
-    // Too far or too close: straight toward t, or folded with the longer bone toward it.
-    const F neg_l1 = Sub(Zero(), l1);
-    const F knee_along = Sel(Or(too_far, Gt(l1, l2)), l1, neg_l1);
-    V3 knee = Sel(clamped, MulAdd(dir, knee_along, a), MulAdd(side, radius, center));
+    // The knee as base + at kappa + side rho, every case in the same multiply-adds. Reachable:
+    // the circle's center, from the end of the shorter bone, plus the side times the radius.
+    // Too far or too close (rho 0): straight toward t, or folded with the longer bone toward it,
+    // from the hip.
+    const F knee_along = NegateUnless(Or(too_far, Gt(l1, l2)), l1);
+    const F kappa = Sel(clamped, Mul(knee_along, inv_d), Negate(lower_shorter, k));
+    const V3 base = Sel(AndNot(clamped, lower_shorter), t, a);
+    V3 knee = MulAdd(side, ZeroWhere(clamped, radius), MulAdd(at, kappa, base));
     V3 foot = Sel(clamped, MulAdd(dir, Sel(too_far, hi, lo), a), t);
 
     // ValidatePositions' tests; NaN anywhere fails them.
