@@ -190,7 +190,9 @@ struct BatchKernel : Ops {
     const F k = Mul(Add(dd, Negate(lower_shorter, diff)), Div(Set(0.5f), dd));
     const F l = Min(l1, l2);  // the shorter bone
     const F r2 = Max(NegMulAdd(Mul(k, k), dd, Mul(l, l)), Zero());
-    const F radius = Mul(r2, InvSqrt(Max(r2, Set(1e-30f))));
+    // A true square root: the divider has time to spare beside the multiply-adds that the
+    // estimate's refinement would take.
+    const F radius = Sqrt(r2);
     // The knee's side (KneeSide): the old knee off the hip-target line, u = d^2 (ab without its
     // part along at), or a fixed perpendicular when it is on the line (a straight or folded
     // limb's too: its side is multiplied by 0 below and must be finite).
