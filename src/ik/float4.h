@@ -43,19 +43,19 @@ IKPOSE_F4 Float4 Load4(const float* p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
+// The vector part of q with w cleared.
+IKPOSE_F4 Float4 VectorPart(Float4 q) {
+  return std::bit_cast<Float4>(std::bit_cast<Int4>(q) & Int4{-1, -1, -1, 0});
+}
 // (x, y, z, 0) from three floats in memory: four are read, so a fourth must follow in the
 // same object.
 IKPOSE_F4 Float4 LoadVec3(const float* p) {
-  Float4 v;
-  std::memcpy(&v, p, sizeof v);
-  return std::bit_cast<Float4>(std::bit_cast<Int4>(v) & Int4{-1, -1, -1, 0});
+  return VectorPart(Load4(p));
 }
 IKPOSE_F4 Float4 LoadQuat(const glm::quat& q) {
   static_assert(sizeof(glm::quat) == 16 && offsetof(glm::quat, x) == 0 &&
                 offsetof(glm::quat, w) == 12);
-  Float4 v;
-  std::memcpy(&v, &q, sizeof v);
-  return v;
+  return Load4(&q.x);
 }
 IKPOSE_F4 glm::vec3 ToVec3(Float4 v) {
   return glm::vec3(v[0], v[1], v[2]);
@@ -83,13 +83,13 @@ IKPOSE_F4 Float4 Cross(Float4 a, Float4 b) {
   const Float4 c = a * IKPOSE_SHUF(b, 1, 2, 0, 3) - IKPOSE_SHUF(a, 1, 2, 0, 3) * b;
   return IKPOSE_SHUF(c, 1, 2, 0, 3);
 }
-// The vector part of q with w cleared.
-IKPOSE_F4 Float4 VectorPart(Float4 q) {
-  return std::bit_cast<Float4>(std::bit_cast<Int4>(q) & Int4{-1, -1, -1, 0});
+inline constexpr int kSignBit = int(0x80000000u);
+// v with the sign of each lane flipped where `signs` has its sign bit.
+IKPOSE_F4 Float4 FlipSigns(Float4 v, Int4 signs) {
+  return std::bit_cast<Float4>(std::bit_cast<Int4>(v) ^ signs);
 }
 IKPOSE_F4 Float4 Conjugate(Float4 q) {
-  constexpr int kSign = int(0x80000000u);
-  return std::bit_cast<Float4>(std::bit_cast<Int4>(q) ^ Int4{kSign, kSign, kSign, 0});
+  return FlipSigns(q, Int4{kSignBit, kSignBit, kSignBit, 0});
 }
 // p * q (glm's product: p applied after q).
 IKPOSE_F4 Float4 QuatMul(Float4 p, Float4 q) {

@@ -102,13 +102,9 @@ struct Avx2Ops {
   IKPOSE_BATCH_FN M Or(M a, M b) {
     IKPOSE_LANES(_mm256_or_ps(a.v[g], b.v[g]));
   }
-  // mask ? -x : x, and mask ? x : -x, lane by lane: the sign bit flipped (no blend, no
-  // subtraction).
+  // mask ? -x : x, lane by lane: the sign bit flipped (no blend, no subtraction).
   IKPOSE_BATCH_FN F Negate(M mask, F x) {
     IKPOSE_LANES(_mm256_xor_ps(x.v[g], _mm256_and_ps(mask.v[g], _mm256_set1_ps(-0.f))));
-  }
-  IKPOSE_BATCH_FN F NegateUnless(M mask, F x) {
-    IKPOSE_LANES(_mm256_xor_ps(x.v[g], _mm256_andnot_ps(mask.v[g], _mm256_set1_ps(-0.f))));
   }
   // mask ? 0 : x, lane by lane.
   IKPOSE_BATCH_FN F ZeroWhere(M mask, F x) {

@@ -119,13 +119,9 @@ struct Avx512Ops {
   IKPOSE_BATCH_FN M Or(M a, M b) {
     IKPOSE_MASKS(_mm512_kor(a.k[g], b.k[g]));
   }
-  // mask ? -x : x, and mask ? x : -x, lane by lane: 0 - x under the mask, no blend.
+  // mask ? -x : x, lane by lane: 0 - x under the mask, no blend.
   IKPOSE_BATCH_FN F Negate(M mask, F x) {
     IKPOSE_LANES(F, _mm512_mask_sub_ps(x.v[g], mask.k[g], _mm512_setzero_ps(), x.v[g]));
-  }
-  IKPOSE_BATCH_FN F NegateUnless(M mask, F x) {
-    IKPOSE_LANES(F,
-                 _mm512_mask_sub_ps(x.v[g], _mm512_knot(mask.k[g]), _mm512_setzero_ps(), x.v[g]));
   }
   // mask ? 0 : x, lane by lane.
   IKPOSE_BATCH_FN F ZeroWhere(M mask, F x) {

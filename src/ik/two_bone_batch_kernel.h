@@ -44,9 +44,9 @@ struct BatchKernel : Ops {
   static constexpr std::size_t kStep = Ops::kStep;
   using Ops::Abs, Ops::Add, Ops::All, Ops::And, Ops::AndNot, Ops::Any, Ops::CopySignOne, Ops::Div,
       Ops::Ge, Ops::Gt, Ops::InvEstimate, Ops::InvSqrtEstimate, Ops::Le, Ops::Load, Ops::Lt,
-      Ops::Max, Ops::Min, Ops::Mul, Ops::MulAdd, Ops::MulSub, Ops::Negate, Ops::NegateUnless,
-      Ops::NegMulAdd, Ops::NotGt, Ops::Or, Ops::Sel, Ops::Set, Ops::Sqrt, Ops::Store,
-      Ops::StoreReach, Ops::Sub, Ops::Zero, Ops::ZeroWhere;
+      Ops::Max, Ops::Min, Ops::Mul, Ops::MulAdd, Ops::MulSub, Ops::Negate, Ops::NegMulAdd,
+      Ops::NotGt, Ops::Or, Ops::Sel, Ops::Set, Ops::Sqrt, Ops::Store, Ops::StoreReach, Ops::Sub,
+      Ops::Zero, Ops::ZeroWhere;
 
   struct V3 {
     F x, y, z;
@@ -210,7 +210,7 @@ struct BatchKernel : Ops {
     // the circle's center, from the end of the shorter bone, plus the side times the radius.
     // Too far or too close (rho 0): straight toward t, or folded with the longer bone toward it,
     // from the hip.
-    const F knee_along = NegateUnless(Or(too_far, Gt(l1, l2)), l1);
+    const F knee_along = Negate(AndNot(too_far, Le(l1, l2)), l1);
     const F kappa = Sel(clamped, Mul(knee_along, inv_d), Negate(lower_shorter, k));
     const V3 base = Sel(AndNot(clamped, lower_shorter), t, a);
     V3 knee = MulAdd(side, ZeroWhere(clamped, radius), MulAdd(at, kappa, base));

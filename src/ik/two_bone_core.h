@@ -123,45 +123,41 @@ inline glm::quat Power(const glm::quat& q_in, float w) {
   return glm::quat(std::cos(half), v * (std::sin(half) / s));
 }
 
-// Each float of p[0..4 * groups) times 0, summed by lane: 0 in every lane when all are finite, a
-// NaN in a lane where one is not (x * 0 is NaN for an infinite or NaN x, and a sum keeps it).
-// Four floats at a time in a 16-byte vector, one multiply-add each, two sums side by side.
-// Written out: left to itself GCC vectorised the loop into 512-bit registers in the job's
-// AVX-512 clone, its only 512-bit instructions, and the job ran 14 to 15% slower on an Intel
-// Xeon (cores may lower their clock for them; README, "The solver").
-using FloatLanes4 = float __attribute__((vector_size(16)));
-IKPOSE_KERNEL FloatLanes4 ZeroIfFinite(const float* p, int groups) {
-  FloatLanes4 sum0{}, sum1{};
-  int g = 0;
-  for (; g + 2 <= groups; g += 2) {
-    FloatLanes4 v0, v1;
-    std::memcpy(&v0, p + 4 * g, sizeof v0);
-    std::memcpy(&v1, p + 4 * g + 4, sizeof v1);
+// True when no float of `p[0..n)` is NaN or infinite: each times 0 is 0, or NaN for an infinite
+// or NaN float, and a sum keeps the NaN. Four floats at a time in a 16-byte vector, one
+// multiply-add each, two sums side by side. Written out: left to itself GCC vectorised the loop
+// into 512-bit registers in the job's AVX-512 clone, its only 512-bit instructions, and the job
+// ran 14 to 15% slower on an Intel Xeon (cores may lower their clock for them; README, "The
+// solver").
+IKPOSE_KERNEL bool AllFinite(const float* p, int n) {
+  using Lanes = float __attribute__((vector_size(16)));
+  Lanes sum0{}, sum1{};
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    Lanes v0, v1;
+    std::memcpy(&v0, p + i, sizeof v0);
+    std::memcpy(&v1, p + i + 4, sizeof v1);
     sum0 += v0 * 0.f;
     sum1 += v1 * 0.f;
   }
-  if (g < groups) {
-    FloatLanes4 v;
-    std::memcpy(&v, p + 4 * g, sizeof v);
+  if (i + 4 <= n) {
+    Lanes v;
+    std::memcpy(&v, p + i, sizeof v);
     sum0 += v * 0.f;
+    i += 4;
   }
-  return sum0 + sum1;
-}
-
-// True when no float of `p[0..n)` is NaN or infinite (ZeroIfFinite, then the last few).
-IKPOSE_KERNEL bool AllFinite(const float* p, int n) {
-  const FloatLanes4 sum4 = ZeroIfFinite(p, n / 4);
+  const Lanes sum4 = sum0 + sum1;
   float sum = (sum4[0] + sum4[1]) + (sum4[2] + sum4[3]);
-  for (int i = n - n % 4; i < n; ++i) sum += p[i] * 0.f;
+  for (; i < n; ++i) sum += p[i] * 0.f;
   return sum == 0.f;
 }
 
-// Equal magnitudes on the three axes (e.g. (2,2,2) or (1,1,-1)): the scale of a bone that
-// turns its child rigidly, up to a mirror.
-inline bool UniformMagnitude(const glm::vec3& v) {
+// Equal magnitudes on the three axes (e.g. (2,2,2) or (1,1,-1)), to `tolerance` of |x|: the
+// scale of a bone that turns its child rigidly, up to a mirror.
+inline bool UniformMagnitude(const glm::vec3& v, float tolerance = 1e-5f) {
   // std::fabs clears the sign bit; glm::abs compares and branches.
   const glm::vec3 m(std::fabs(v.x), std::fabs(v.y), std::fabs(v.z));
-  return std::fabs(m.x - m.y) <= 1e-5f * m.x && std::fabs(m.x - m.z) <= 1e-5f * m.x;
+  return std::fabs(m.x - m.y) <= tolerance * m.x && std::fabs(m.x - m.z) <= tolerance * m.x;
 }
 
 // Points from model space into the hip's parent space by Cramer's rule: with the parent's

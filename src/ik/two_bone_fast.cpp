@@ -21,11 +21,6 @@ IKPOSE_KERNEL Float4 SumEach(Float4 a, Float4 b, Float4 c, Float4 d) {
   const Float4 cd = IKPOSE_SHUF2(c, d, 0, 4, 1, 5) + IKPOSE_SHUF2(c, d, 2, 6, 3, 7);
   return IKPOSE_SHUF2(ab, cd, 0, 1, 4, 5) + IKPOSE_SHUF2(ab, cd, 2, 3, 6, 7);
 }
-constexpr int kSignBit = int(0x80000000u);
-// v with the sign of each lane flipped where `signs` has its sign bit.
-IKPOSE_KERNEL Float4 FlipSigns(Float4 v, Int4 signs) {
-  return std::bit_cast<Float4>(std::bit_cast<Int4>(v) ^ signs);
-}
 // p * q as QuatMul, for a p known long before q: p's signed columns wait for nothing, q's
 // lanes are broadcast once it is known.
 IKPOSE_KERNEL Float4 QuatMulByLate(Float4 p, Float4 q) {
@@ -273,7 +268,7 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
 
   // Into the hip's scaled frame from h: a division by its scale, whose magnitude the knee's
   // turn takes as its target's length (times the lower bone's), leaving the scale's signs.
-  // Magnitudes a few roundings apart (EqualMagnitudes) count as |s_x|, as in l2 above.
+  // Magnitudes a few roundings apart (kFastScaleTolerance) count as |s_x|, as in l2 above.
   const Int4 scale_signs = std::bit_cast<Int4>(sh) & Int4{kSignBit, kSignBit, kSignBit, 0};
 
   // The hip's turn in h, unnormalised: from ab to b' - a, so hip' = hip * turn1

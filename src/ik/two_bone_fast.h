@@ -9,8 +9,6 @@
 // Limits: not part of the API; call TwoBoneJob::Run.
 #pragma once
 
-#include <cmath>
-
 #include "ik/two_bone_core.h"
 #include "ik/two_bone_job.h"
 
@@ -19,21 +17,18 @@ namespace ikpose::ik::detail {
 // The solve itself, for a job RunFast's first test admits (in two_bone_fast.cpp).
 bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output);
 
-// The hip scale's magnitudes equal to a few roundings (a scale decomposed from a matrix
+// The hip scale's magnitudes must agree to a few roundings (a scale decomposed from a matrix
 // differs in its last digits): the solve counts them all as |s_x|, which UniformMagnitude's
-// 1e-5 apart would turn into a foot as far as 1e-5 of the limb from the general path's.
-inline bool EqualMagnitudes(const glm::vec3& v) {
-  const float x = std::fabs(v.x);
-  return std::fabs(std::fabs(v.y) - x) <= 2.5e-7f * x &&
-         std::fabs(std::fabs(v.z) - x) <= 2.5e-7f * x;
-}
+// default 1e-5 apart would turn into a foot as far as 1e-5 of the limb from the general path's.
+inline constexpr float kFastScaleTolerance = 2.5e-7f;
 
 // Solves `job` into *output and returns true, or returns false and leaves *output alone.
 // Inline, so that Run calls the solve directly.
 inline bool RunFast(const TwoBoneJob& job, TwoBoneOutput* output) {
   const TwoBoneOptions& o = job.options;
   return job.end_rotation == EndRotation::kFollow && !o.use_limits && o.soften == 1.f &&
-         o.weight == 1.f && EqualMagnitudes(job.hip_ls.scale) && SolveSeedCase(job, output);
+         o.weight == 1.f && UniformMagnitude(job.hip_ls.scale, kFastScaleTolerance) &&
+         SolveSeedCase(job, output);
 }
 
 }  // namespace ikpose::ik::detail

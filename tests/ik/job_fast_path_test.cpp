@@ -101,6 +101,12 @@ void ExpectThePoseOfTheReportingPath(const TwoBoneJob& job) {
   ASSERT_FALSE(fast.softened);
 }
 
+// Whether the fast path itself solves `job` (not the general path behind it).
+bool TakesTheFastPath(const TwoBoneJob& job) {
+  TwoBoneOutput out;
+  return detail::RunFast(job, &out);
+}
+
 TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPath) {
   testing::ChainGenerator gen(77u);
   for (int i = 0; i < 20000; ++i) {
@@ -121,11 +127,10 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPathForAHipScaleUniformToItsL
     TwoBoneJob job = RandomJob(gen);
     for (const int axis : {1, 2}) job.hip_ls.scale[axis] *= 1.f + gen.Uniform(-1.2e-7f, 1.2e-7f);
     ASSERT_NO_FATAL_FAILURE(ExpectThePoseOfTheReportingPath(job));
-    TwoBoneOutput out;
-    fast += detail::RunFast(job, &out) ? 1 : 0;
+    fast += TakesTheFastPath(job) ? 1 : 0;
     job.hip_ls.scale.y *= 1.f + 2e-6f;
     ASSERT_TRUE(detail::UniformMagnitude(job.hip_ls.scale));
-    EXPECT_FALSE(detail::RunFast(job, &out));
+    EXPECT_FALSE(TakesTheFastPath(job));
   }
   EXPECT_GT(fast, 4950);
 }
@@ -145,8 +150,7 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPathWithAPole) {
                               ? hip_ms + (job.target_ms - hip_ms) * gen.Uniform(-1.f, 2.f)
                               : hip_ms + gen.UnitVector() * gen.Uniform(0.1f, 3.f);
     ASSERT_NO_FATAL_FAILURE(ExpectThePoseOfTheReportingPath(job));
-    TwoBoneOutput out;
-    fast += detail::RunFast(job, &out) ? 1 : 0;
+    fast += TakesTheFastPath(job) ? 1 : 0;
   }
   // The fast path itself solved them (not the general path behind it).
   EXPECT_GT(fast, 9900);
@@ -172,7 +176,7 @@ TEST(TwoBoneJobFastPath, GivesThePoseOfTheReportingPathForAKneeOnTheHipTargetLin
     if (!job.Run(&out, &report) || !report.positions.used_fallback_side) continue;
     ++on_the_line;
     ASSERT_NO_FATAL_FAILURE(ExpectThePoseOfTheReportingPath(job));
-    ASSERT_TRUE(detail::RunFast(job, &out));
+    ASSERT_TRUE(TakesTheFastPath(job));
   }
   EXPECT_GT(on_the_line, 1000);
 }
@@ -202,8 +206,7 @@ TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
     job.foot_ls.translation *= size;
     job.target_ms *= size;
     run_both(job);
-    TwoBoneOutput out;
-    EXPECT_FALSE(detail::RunFast(job, &out));
+    EXPECT_FALSE(TakesTheFastPath(job));
   }
   // Straight along +y, upper bone twice the lower: a target at half the upper bone's length
   // from the hip folds the limb; one straight ahead keeps the knee on the axis.
