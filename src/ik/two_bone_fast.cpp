@@ -89,6 +89,39 @@ IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, Float4 t_length = Splat(1.f)
   return PerpendicularOfUnit(at * (1.f / std::sqrt(dd)));
 }
 
+// The rows of n R, for the rotation R a quaternion q of squared length n stands for: n R =
+// (w^2 - |u|^2) I + 2 (w [u]x + u u^T), row i = e_i (w^2 - |u|^2) + 2 (u_i u + w (e_i x u)).
+// No division: the caller scales by 1 / n what it turns.
+IKPOSE_KERNEL void RotationRows(Float4 q, Float4* row0, Float4* row1, Float4* row2) {
+  const Float4 u = VectorPart(q);
+  const Float4 ku = u + u;
+  const Float4 w = IKPOSE_SHUF(q, 3, 3, 3, 3);
+  const Float4 kw = w + w;
+  const Float4 diag = w * w - Dot3(u, u);
+  // e0 x u = (0, -z, y), e1 x u = (z, 0, -x), e2 x u = (-y, x, 0); u's fourth lane is 0.
+  const Float4 x0 = IKPOSE_SHUF(u, 3, 2, 1, 3) * Float4{0.f, -1.f, 1.f, 0.f};
+  const Float4 x1 = IKPOSE_SHUF(u, 2, 3, 0, 3) * Float4{1.f, 0.f, -1.f, 0.f};
+  const Float4 x2 = IKPOSE_SHUF(u, 1, 0, 3, 3) * Float4{-1.f, 1.f, 0.f, 0.f};
+  *row0 = ku * IKPOSE_SHUF(u, 0, 0, 0, 0) + kw * x0 + diag * Float4{1.f, 0.f, 0.f, 0.f};
+  *row1 = ku * IKPOSE_SHUF(u, 1, 1, 1, 1) + kw * x1 + diag * Float4{0.f, 1.f, 0.f, 0.f};
+  *row2 = ku * IKPOSE_SHUF(u, 2, 2, 2, 2) + kw * x2 + diag * Float4{0.f, 0.f, 1.f, 0.f};
+}
+// R^T v for R given by its rows.
+IKPOSE_KERNEL Float4 TransposeTimes(Float4 row0, Float4 row1, Float4 row2, Float4 v) {
+  return row0 * IKPOSE_SHUF(v, 0, 0, 0, 0) + row1 * IKPOSE_SHUF(v, 1, 1, 1, 1) +
+         row2 * IKPOSE_SHUF(v, 2, 2, 2, 2);
+}
+// 1 / sqrt(x) in every lane, to about float precision: the hardware's estimate (12 bits) and
+// one Newton step, a shorter wait than a square root and a division.
+IKPOSE_KERNEL Float4 InvSqrt(Float4 x) {
+#if defined(__SSE__)
+  const Float4 y = std::bit_cast<Float4>(_mm_rsqrt_ps(std::bit_cast<__m128>(x)));
+  return y * (1.5f - (0.5f * x) * (y * y));
+#else
+  return 1.f / Float4{std::sqrt(x[0]), std::sqrt(x[1]), std::sqrt(x[2]), std::sqrt(x[3])};
+#endif
+}
+
 }  // namespace
 
 // The solve. It covers well-scaled chains (squared lengths of bones and of the hip-target
@@ -126,7 +159,21 @@ IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, Float4 t_length = Splat(1.f)
 #else
 #define IKPOSE_JOB_CLONES
 #endif
-IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
+// The job's inputs loaded into registers and checked as the general path checks them (with a
+// margin): RunFast's first step, shared by both solves below.
+struct CheckedChain {
+  Float4 qh, qk;                   // the hip's and the knee's rotations, as given
+  Float4 c0, c1, c2, translation;  // the parent's columns
+  Float4 r0, r1, r2;               // c1 x c2, c2 x c0, c0 x c1 (ParentInverse)
+  float det;
+  Float4 sh;                        // the hip's scale
+  Float4 knee_offset, foot_offset;  // hip scale * knee translation, knee scale * foot's
+  Float4 norms;                     // |qh|^2, |qk|^2, |qf|^2, |knee_offset|^2
+  float lower2;                     // |foot_offset|^2
+  float hip_scale;                  // |sh.x|
+  Float4 target_ms;
+};
+IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
   // hip_parent_ms, hip_ls, knee_ls, foot_ls and target_ms are 49 floats in a row, followed
   // by the options (so LoadVec3's fourth float, which it clears, is always inside the job).
   static_assert(sizeof(LocalTransform) == 10 * sizeof(float));
@@ -152,7 +199,7 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   // (|det|^2 > 1e-12 |c0|^2 |c1|^2 |c2|^2) nor huge.
   const Float4 norms = SumEach(qh * qh, qk * qk, qf * qf, knee_offset * knee_offset);
   const Float4 sizes = SumEach(c0 * c0, c1 * c1, c2 * c2, foot_offset * foot_offset);
-  const float nh = norms[0], nk = norms[1], ab2 = norms[3], lower2 = sizes[3];
+  const float lower2 = sizes[3];
   const float size2 = sizes[0] * sizes[1] * sizes[2];
   const float hip_scale = std::fabs(sh[0]);
   const bool use_pole = job.options.use_pole;
@@ -170,6 +217,22 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
                   (checks > Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}) &
                   (checks < Float4{1e12f, 1e3f, 1e36f, kInf});
   if (!AllLanes(ok) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3))) return false;
+  *ch = CheckedChain{qh,  qk, c0,          c1,          c2,    translation, r0,        r1,       r2,
+                     det, sh, knee_offset, foot_offset, norms, lower2,      hip_scale, target_ms};
+  return true;
+}
+
+IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& job,
+                                                              TwoBoneOutput* output) {
+  CheckedChain ch;
+  if (!LoadChecked(job, &ch)) return false;
+  const Float4 &qh = ch.qh, &qk = ch.qk, &c0 = ch.c0, &c1 = ch.c1, &c2 = ch.c2;
+  const Float4 &translation = ch.translation, &r0 = ch.r0, &r1 = ch.r1, &r2 = ch.r2;
+  const Float4 &sh = ch.sh, &knee_offset = ch.knee_offset, &foot_offset = ch.foot_offset;
+  const Float4 &norms = ch.norms, &target_ms = ch.target_ms;
+  const float det = ch.det, nh = norms[0], nk = norms[1], ab2 = norms[3], lower2 = ch.lower2;
+  const float hip_scale = ch.hip_scale;
+  const bool use_pole = job.options.use_pole;
   const float inv_det = 1.f / det;
   const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * inv_det;
 
@@ -319,4 +382,112 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   return true;
 }
 
+// The seed's case with the knee kept in the plane of hip, knee and target (no pole, the knee
+// off the hip-target line), both turns short of about 172 degrees: the common case, in fewer
+// dependent steps. SolveAnyPlane takes everything else RunFast admits.
+// - The knee is b' = a + at alpha + u sigma: alpha the circle's center (x1 / d) or the straight
+//   or folded knee's place on the hip-target line, u = d^2 ab - (ab . at) at the knee's side
+//   and sigma = radius / |u| (0 when not reachable), known as soon as the positions step is.
+// - The hip's turn from ab to b' - a, (ab x (b' - a), |ab|^2 + ab . (b' - a)) in the hip's
+//   rotated frame h (where ab is knee_offset), is linear in alpha and sigma: in the plane,
+//   ab x u = -(ab . at) (ab x at) and ab . u = |ab x at|^2. So hip' = hip * turn is H0 + sigma H1,
+//   with H0 and H1 found while sigma is.
+// - The hip's turn R1 is about the plane's normal n = ab x at, so R1^-1 (c' - b'), the knee's
+//   goal, is the new lower bone at the new knee angle beta from the old upper bone f1 = ab / l1,
+//   turned toward the target: l2 (cos beta f1 + sin beta e) with e = (n x f1) / |n|. By the law
+//   of cosines cos beta = (d^2 - l1^2 - l2^2) / (2 l1 l2), and sin beta e = sigma d^2 (n x ab) /
+//   (l1^2 l2) (the knee's distance from the line is sigma |u|). The knee's turn from its lower
+//   bone f2 to that, (f2 x w, 1 + f2 . w), is linear in cos beta and sigma too.
+// Checked against the general path as the whole fast path is (TwoBoneJobFastPath.*).
+IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
+  if (job.options.use_pole) return SolveAnyPlane(job, output);
+  CheckedChain ch;
+  if (!LoadChecked(job, &ch)) return false;
+  const Float4 &qh = ch.qh, &qk = ch.qk, &ab = ch.knee_offset;  // ab as seen in h
+  const Float4 a_ps = LoadVec3(&job.hip_ls.translation.x);
+  const Float4 t_ps = DotEach(ch.target_ms - ch.translation, ch.r0, ch.r1, ch.r2) * (1.f / ch.det);
+  const Float4 two_over_n = Splat(2.f) / ch.norms;  // 2 / |qh|^2, 2 / |qk|^2 in lanes 0, 1
+  const Float4 inv_nh = IKPOSE_SHUF(two_over_n, 0, 0, 0, 0) * 0.5f;
+  Float4 row0, row1, row2;  // of |qh|^2 R, parent space = R h
+  RotationRows(qh, &row0, &row1, &row2);
+  const Float4 lower = RotateScaled4(qk, IKPOSE_SHUF(two_over_n, 1, 1, 1, 1), ch.foot_offset);
+  const float ab2 = ch.norms[3];
+  const float l1 = std::sqrt(ab2);
+  const float lower_length = std::sqrt(ch.lower2);
+  const float l2 = ch.hip_scale * lower_length;
+  const Float4 at = t_ps - a_ps;
+  const float dd = Dot3(at, at)[0];
+  const float hi = l1 + l2;
+  const float lo = std::fabs(l1 - l2);
+  if (!(dd > 4e-12f * hi * hi) || !(dd < 1e12f) || !(l1 > 2e-6f * hi) || !(l2 > 2e-6f * hi)) {
+    return false;
+  }
+  const bool too_far = dd > hi * hi;
+  const bool too_close = dd < lo * lo;
+  const bool reachable = !too_far & !too_close;
+  const Float4 at_h = TransposeTimes(row0, row1, row2, at) * inv_nh;
+  const float ab_at = Dot3(ab, at_h)[0];
+  const Float4 n_h = Cross(ab, at_h);  // the plane's normal, |ab| d sin(ab, at) long
+  const float n2 = Dot3(n_h, n_h)[0];
+  const float u2 = dd * n2;  // |u|^2
+  const float on_axis = kOnAxis * hi * dd;
+  if (!(u2 > on_axis * on_axis)) return SolveAnyPlane(job, output);
+  if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
+
+  // alpha and sigma (the general path's circle, as in SolveAnyPlane).
+  const float diff = (l1 - l2) * (l1 + l2);
+  const bool lower_shorter = l2 < l1;
+  const float g = lower_shorter ? dd - diff : dd + diff;
+  const float l = lower_shorter ? l2 : l1;
+  const float radius2_4dd = Max(4.f * dd * (l * l) - g * g, 0.f);
+  const float inv_d = 1.f / std::sqrt(dd);
+  const float alpha =
+      reachable ? (dd + diff) * (0.5f / dd) : (too_far || l1 > l2 ? l1 : -l1) * inv_d;
+  const float sigma = reachable ? std::sqrt(radius2_4dd) * InvSqrt(Splat(4.f * dd * u2))[0] : 0.f;
+
+  // The hip: turn = (n (alpha - sigma ab.at), |ab|^2 + alpha ab.at + sigma |n|^2).
+  const float turn1_w = ab2 + alpha * ab_at + sigma * n2;
+  if (!(turn1_w > 0.01f * ab2)) return SolveAnyPlane(job, output);
+  const Float4 hip_n = QuatMulByLate(qh, n_h);  // hip * (n, 0)
+  const Float4 h0 = hip_n * alpha + qh * (ab2 + alpha * ab_at);
+  const Float4 h1 = qh * n2 - hip_n * ab_at;
+  const Float4 hip_turned = h0 + h1 * sigma;
+
+  // The knee: turn = (f2 x w, 1 + f2 . w), w = cos beta f1 + sigma e, in the hip's scaled frame
+  // (h with the hip scale's signs).
+  const Int4 scale_signs = std::bit_cast<Int4>(ch.sh) & Int4{kSignBit, kSignBit, kSignBit, 0};
+  const float cos_beta = too_far ? 1.f
+                         : too_close
+                             ? -1.f
+                             : Max(-1.f, Min((dd - ab2 - l2 * l2) * (0.5f / (l1 * l2)), 1.f));
+  const Float4 f1 = FlipSigns(ab * (1.f / l1), scale_signs);
+  const Float4 e = FlipSigns(Cross(n_h, ab) * (dd / (ab2 * l2)), scale_signs);
+  const Float4 f2 = lower * (1.f / lower_length);
+  const Float4 q_f = IKPOSE_SHUF2(Cross(f2, f1), Dot3(f2, f1), 0, 1, 2, 4);
+  const Float4 q_e = IKPOSE_SHUF2(Cross(f2, e), Dot3(f2, e), 0, 1, 2, 4);
+  if (!(q_f[3] * cos_beta + q_e[3] * sigma > -0.99f)) return SolveAnyPlane(job, output);
+  const Float4 knee_turned = (qk + QuatMul(q_f, qk) * cos_beta) + QuatMul(q_e, qk) * sigma;
+
+  TwoBoneOutput& out = *output;
+  StoreQuat(hip_turned * InvSqrt(SumLanes(hip_turned * hip_turned)), &out.hip_rotation_ls);
+  StoreQuat(knee_turned * InvSqrt(SumLanes(knee_turned * knee_turned)), &out.knee_rotation_ls);
+  out.foot_rotation_ls = job.foot_ls.rotation;
+  out.reach = too_far ? Reach::kTooFar : (too_close ? Reach::kTooClose : Reach::kReachable);
+  // b' = a + at (alpha - sigma ab.at) + R ab (sigma d^2) in parent space.
+  const Float4 ab_ps = DotEach(ab, row0, row1, row2) * inv_nh;
+  const Float4 knee_ps = a_ps + at * (alpha - sigma * ab_at) + ab_ps * (sigma * dd);
+  StoreVec3(Transform(ch.c0, ch.c1, ch.c2, ch.translation, knee_ps), &out.knee_ms);
+  if (!reachable) {
+    const Float4 foot_ps = a_ps + at * ((too_far ? hi : lo) * inv_d);
+    const Float4 foot_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, foot_ps);
+    StoreVec3(foot_ms, &out.foot_ms);
+    out.residual_ms = std::sqrt(Dot3(foot_ms - ch.target_ms, foot_ms - ch.target_ms)[0]);
+  } else {
+    out.foot_ms = job.target_ms;  // c' = t
+    out.residual_ms = 0.f;
+  }
+  out.limit_clamped = false;
+  out.softened = false;
+  return true;
+}
 }  // namespace ikpose::ik::detail
