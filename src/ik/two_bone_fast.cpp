@@ -124,7 +124,8 @@ IKPOSE_KERNEL Float4 InvSqrt(Float4 x) {
 
 }  // namespace
 
-// The solve. It covers well-scaled chains (squared lengths of bones and of the hip-target
+// The turn-by-turn solve (SolveAnyPlane below; SolveSeedCase, after it, takes its common case
+// in fewer steps). It covers well-scaled chains (squared lengths of bones and of the hip-target
 // line within 1e-12..1e12) in all three reach cases, and returns false for anything else. The same
 // knee and rotations as the general path, with fewer steps that wait on each other:
 // - lengths from the offsets before they are turned (rotations keep them): |ab| = |hip scale
