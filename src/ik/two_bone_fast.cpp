@@ -94,17 +94,17 @@ IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, Float4 t_length = Splat(1.f)
 // No division: the caller scales by 1 / n what it turns.
 IKPOSE_KERNEL void RotationRows(Float4 q, Float4* row0, Float4* row1, Float4* row2) {
   const Float4 u = VectorPart(q);
-  const Float4 ku = u + u;
+  const Float4 two_u = u + u;
   const Float4 w = IKPOSE_SHUF(q, 3, 3, 3, 3);
-  const Float4 kw = w + w;
+  const Float4 two_w = w + w;
   const Float4 diag = w * w - Dot3(u, u);
   // e0 x u = (0, -z, y), e1 x u = (z, 0, -x), e2 x u = (-y, x, 0); u's fourth lane is 0.
   const Float4 x0 = IKPOSE_SHUF(u, 3, 2, 1, 3) * Float4{0.f, -1.f, 1.f, 0.f};
   const Float4 x1 = IKPOSE_SHUF(u, 2, 3, 0, 3) * Float4{1.f, 0.f, -1.f, 0.f};
   const Float4 x2 = IKPOSE_SHUF(u, 1, 0, 3, 3) * Float4{-1.f, 1.f, 0.f, 0.f};
-  *row0 = ku * IKPOSE_SHUF(u, 0, 0, 0, 0) + kw * x0 + diag * Float4{1.f, 0.f, 0.f, 0.f};
-  *row1 = ku * IKPOSE_SHUF(u, 1, 1, 1, 1) + kw * x1 + diag * Float4{0.f, 1.f, 0.f, 0.f};
-  *row2 = ku * IKPOSE_SHUF(u, 2, 2, 2, 2) + kw * x2 + diag * Float4{0.f, 0.f, 1.f, 0.f};
+  *row0 = two_u * IKPOSE_SHUF(u, 0, 0, 0, 0) + two_w * x0 + diag * Float4{1.f, 0.f, 0.f, 0.f};
+  *row1 = two_u * IKPOSE_SHUF(u, 1, 1, 1, 1) + two_w * x1 + diag * Float4{0.f, 1.f, 0.f, 0.f};
+  *row2 = two_u * IKPOSE_SHUF(u, 2, 2, 2, 2) + two_w * x2 + diag * Float4{0.f, 0.f, 1.f, 0.f};
 }
 // R^T v for R given by its rows.
 IKPOSE_KERNEL Float4 TransposeTimes(Float4 row0, Float4 row1, Float4 row2, Float4 v) {
@@ -223,44 +223,73 @@ IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
   return true;
 }
 
-IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& job,
-                                                              TwoBoneOutput* output) {
-  CheckedChain ch;
-  if (!LoadChecked(job, &ch)) return false;
-  const Float4 &qh = ch.qh, &qk = ch.qk, &c0 = ch.c0, &c1 = ch.c1, &c2 = ch.c2;
-  const Float4 &translation = ch.translation, &r0 = ch.r0, &r1 = ch.r1, &r2 = ch.r2;
-  const Float4 &sh = ch.sh, &knee_offset = ch.knee_offset, &foot_offset = ch.foot_offset;
-  const Float4 &norms = ch.norms, &target_ms = ch.target_ms;
-  const float det = ch.det, nh = norms[0], nk = norms[1], ab2 = norms[3], lower2 = ch.lower2;
-  const float hip_scale = ch.hip_scale;
-  const bool use_pole = job.options.use_pole;
-  const float inv_det = 1.f / det;
-  const Float4 t_ps = DotEach(target_ms - translation, r0, r1, r2) * inv_det;
-
-  // The input rotations are used as they are: a quaternion of squared length n turns
-  // vectors by v + (2 / n) (...), and each output is scaled at the end by 1 / sqrt of n times
-  // its turn's own squared length.
+// The chain in the hip's parent space, its lengths and its reach: RunFast's second step, shared
+// by both solves below. The input rotations are used as they are: a quaternion of squared
+// length n turns vectors by v + (2 / n) (...), and each output is normalised at the end.
+struct MeasuredChain {
+  Float4 a_ps, t_ps, at;       // the hip, the target, t - a
+  Float4 two_over_n;           // 2 / |qh|^2, 2 / |qk|^2 in lanes 0, 1
+  Float4 lower;                // the lower bone in the hip's scaled frame: knee * foot_offset
+  float l1, lower_length, l2;  // |ab|, |foot_offset|, |bc| = |hip scale| |foot_offset|
+  float dd, hi, lo;            // |at|^2, l1 + l2, |l1 - l2|
+  bool too_far, too_close;
+  // The knee circle: x / d for the shorter bone measured from its end (back from t or out from
+  // a) is g / (2 d^2), and radius^2 = l^2 - x^2 = (4 d^2 l^2 - g^2) / (4 d^2) for its length l.
+  float diff;  // l1^2 - l2^2
+  bool lower_shorter;
+  float g, radius2_4dd;
+  bool valid;  // the chain as ValidatePositions would take it, with a margin
+};
+IKPOSE_KERNEL MeasuredChain MeasureInParent(const TwoBoneJob& job, const CheckedChain& ch) {
   const Float4 a_ps = LoadVec3(&job.hip_ls.translation.x);
-  const Float4 two_over_n = Splat(2.f) / norms;  // 2 / |qh|^2, 2 / |qk|^2 in lanes 0, 1
-  const Float4 hip_k = IKPOSE_SHUF(two_over_n, 0, 0, 0, 0);
-  const Float4 ab = RotateScaled4(qh, hip_k, knee_offset);
-  const Float4 lower = RotateScaled4(qk, IKPOSE_SHUF(two_over_n, 1, 1, 1, 1), foot_offset);
-  const float l1 = std::sqrt(ab2);
-  const float lower_length = std::sqrt(lower2);
-  const float l2 = hip_scale * lower_length;
-  const float inv_ab = 1.f / l1;
-  const float inv_lower = 1.f / lower_length;
+  const Float4 t_ps = DotEach(ch.target_ms - ch.translation, ch.r0, ch.r1, ch.r2) * (1.f / ch.det);
+  const Float4 two_over_n = Splat(2.f) / ch.norms;
+  const Float4 lower = RotateScaled4(ch.qk, IKPOSE_SHUF(two_over_n, 1, 1, 1, 1), ch.foot_offset);
+  const float l1 = std::sqrt(ch.norms[3]);
+  const float lower_length = std::sqrt(ch.lower2);
+  const float l2 = ch.hip_scale * lower_length;
   const Float4 at = t_ps - a_ps;
   const float dd = Dot3(at, at)[0];
   const float hi = l1 + l2;
   const float lo = std::fabs(l1 - l2);
   // ValidatePositions' tests (bones of comparable length, the target off the hip), with a
   // margin so that what the general path would reject never gets here.
-  if (!(dd > 4e-12f * hi * hi) || !(dd < 1e12f) || !(l1 > 2e-6f * hi) || !(l2 > 2e-6f * hi)) {
-    return false;
-  }
-  const bool too_far = dd > hi * hi;
-  const bool too_close = dd < lo * lo;
+  const bool valid = (dd > 4e-12f * hi * hi) & (dd < 1e12f) & (l1 > 2e-6f * hi) & (l2 > 2e-6f * hi);
+  const float diff = (l1 - l2) * (l1 + l2);
+  const bool lower_shorter = l2 < l1;
+  const float g = lower_shorter ? dd - diff : dd + diff;
+  const float l = lower_shorter ? l2 : l1;
+  const float radius2_4dd = Max(4.f * dd * (l * l) - g * g, 0.f);
+  return {a_ps,        t_ps, at, two_over_n,   lower,        l1,   lower_length,  l2,
+          dd,          hi,   lo, dd > hi * hi, dd < lo * lo, diff, lower_shorter, g,
+          radius2_4dd, valid};
+}
+
+// (f x t, f . t): the parts of the minimal turn's common form, (f x t, 1 + f . t) for unit f, t.
+IKPOSE_KERNEL Float4 CrossAndDot(Float4 f, Float4 t) {
+  return IKPOSE_SHUF2(Cross(f, t), Dot3(f, t), 0, 1, 2, 4);
+}
+
+IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& job,
+                                                              TwoBoneOutput* output) {
+  CheckedChain ch;
+  if (!LoadChecked(job, &ch)) return false;
+  const Float4 &qh = ch.qh, &qk = ch.qk, &c0 = ch.c0, &c1 = ch.c1, &c2 = ch.c2;
+  const Float4 &translation = ch.translation, &r0 = ch.r0, &r1 = ch.r1, &r2 = ch.r2;
+  const Float4 &sh = ch.sh, &knee_offset = ch.knee_offset;
+  const Float4 &norms = ch.norms, &target_ms = ch.target_ms;
+  const float nh = norms[0], nk = norms[1];
+  const bool use_pole = job.options.use_pole;
+  const MeasuredChain m = MeasureInParent(job, ch);
+  if (!m.valid) return false;
+  const Float4 &a_ps = m.a_ps, &t_ps = m.t_ps, &at = m.at, &lower = m.lower;
+  const float l1 = m.l1, l2 = m.l2, dd = m.dd, hi = m.hi, lo = m.lo;
+  const bool too_far = m.too_far, too_close = m.too_close;
+  const float inv_det = 1.f / ch.det;
+  const Float4 hip_k = IKPOSE_SHUF(m.two_over_n, 0, 0, 0, 0);
+  const Float4 ab = RotateScaled4(qh, hip_k, knee_offset);
+  const float inv_ab = 1.f / l1;
+  const float inv_lower = 1.f / m.lower_length;
   // The hip's rotated frame h (the parent space turned back by the hip's rotation, not yet
   // unscaled): the turns are found there, so the knee reaches them without a turn of its own
   // after the positions step. at_h and ab_h are known as early as at and ab.
@@ -270,15 +299,11 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
   Float4 knee_ps, foot_ps;
   Float4 knee_h, lower_h;  // b' - a and c' - b' in h
   if (!too_far & !too_close) [[likely]] {
-    const float diff = (l1 - l2) * (l1 + l2);
-    const bool lower_shorter = l2 < l1;
-    // x / d for the shorter bone, measured from its end: back from t, or out from a; k = g / 2d^2.
-    const float g = lower_shorter ? dd - diff : dd + diff;
-    const float k = g * (0.5f / dd);
-    const float l = lower_shorter ? l2 : l1;
-    // radius^2 = l^2 - k^2 d^2 = (4 d^2 l^2 - g^2) / (4 d^2): one division, with the knee's side's
-    // length below, instead of two in a row.
-    const float radius2_4dd = Max(4.f * dd * (l * l) - g * g, 0.f);
+    const bool lower_shorter = m.lower_shorter;
+    // x / d for the shorter bone, measured from its end: back from t, or out from a. radius^2
+    // as 4 d^2 radius^2 divides once, with the knee's side's length below, not twice in a row.
+    const float k = m.g * (0.5f / dd);
+    const float radius2_4dd = m.radius2_4dd;
     const float along = lower_shorter ? -k : k;
     const Float4 center = (lower_shorter ? t_ps : a_ps) + at * along;
     const Float4 center_h = (lower_shorter ? at_h : Float4{}) + at_h * along;  // minus a
@@ -405,26 +430,14 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   CheckedChain ch;
   if (!LoadChecked(job, &ch)) return false;
   const Float4 &qh = ch.qh, &qk = ch.qk, &ab = ch.knee_offset;  // ab as seen in h
-  const Float4 a_ps = LoadVec3(&job.hip_ls.translation.x);
-  const Float4 t_ps = DotEach(ch.target_ms - ch.translation, ch.r0, ch.r1, ch.r2) * (1.f / ch.det);
-  const Float4 two_over_n = Splat(2.f) / ch.norms;  // 2 / |qh|^2, 2 / |qk|^2 in lanes 0, 1
-  const Float4 inv_nh = IKPOSE_SHUF(two_over_n, 0, 0, 0, 0) * 0.5f;
+  const MeasuredChain m = MeasureInParent(job, ch);
+  if (!m.valid) return false;
+  const Float4 &a_ps = m.a_ps, &at = m.at;
+  const float ab2 = ch.norms[3], l1 = m.l1, l2 = m.l2, dd = m.dd, hi = m.hi, lo = m.lo;
+  const bool too_far = m.too_far, too_close = m.too_close;
+  const Float4 inv_nh = IKPOSE_SHUF(m.two_over_n, 0, 0, 0, 0) * 0.5f;
   Float4 row0, row1, row2;  // of |qh|^2 R, parent space = R h
   RotationRows(qh, &row0, &row1, &row2);
-  const Float4 lower = RotateScaled4(qk, IKPOSE_SHUF(two_over_n, 1, 1, 1, 1), ch.foot_offset);
-  const float ab2 = ch.norms[3];
-  const float l1 = std::sqrt(ab2);
-  const float lower_length = std::sqrt(ch.lower2);
-  const float l2 = ch.hip_scale * lower_length;
-  const Float4 at = t_ps - a_ps;
-  const float dd = Dot3(at, at)[0];
-  const float hi = l1 + l2;
-  const float lo = std::fabs(l1 - l2);
-  if (!(dd > 4e-12f * hi * hi) || !(dd < 1e12f) || !(l1 > 2e-6f * hi) || !(l2 > 2e-6f * hi)) {
-    return false;
-  }
-  const bool too_far = dd > hi * hi;
-  const bool too_close = dd < lo * lo;
   const bool reachable = !too_far & !too_close;
   const Float4 at_h = TransposeTimes(row0, row1, row2, at) * inv_nh;
   const float ab_at = Dot3(ab, at_h)[0];
@@ -436,15 +449,10 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
 
   // alpha and sigma (the general path's circle, as in SolveAnyPlane).
-  const float diff = (l1 - l2) * (l1 + l2);
-  const bool lower_shorter = l2 < l1;
-  const float g = lower_shorter ? dd - diff : dd + diff;
-  const float l = lower_shorter ? l2 : l1;
-  const float radius2_4dd = Max(4.f * dd * (l * l) - g * g, 0.f);
   const float inv_d = 1.f / std::sqrt(dd);
   const float alpha =
-      reachable ? (dd + diff) * (0.5f / dd) : (too_far || l1 > l2 ? l1 : -l1) * inv_d;
-  const float sigma = reachable ? std::sqrt(radius2_4dd) * InvSqrt(Splat(4.f * dd * u2))[0] : 0.f;
+      reachable ? (dd + m.diff) * (0.5f / dd) : (too_far || l1 > l2 ? l1 : -l1) * inv_d;
+  const float sigma = reachable ? std::sqrt(m.radius2_4dd) * InvSqrt(Splat(4.f * dd * u2))[0] : 0.f;
 
   // The hip: turn = (n (alpha - sigma ab.at), |ab|^2 + alpha ab.at + sigma |n|^2).
   const float turn1_w = ab2 + alpha * ab_at + sigma * n2;
@@ -463,9 +471,9 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
                              : Max(-1.f, Min((dd - ab2 - l2 * l2) * (0.5f / (l1 * l2)), 1.f));
   const Float4 f1 = FlipSigns(ab * (1.f / l1), scale_signs);
   const Float4 e = FlipSigns(Cross(n_h, ab) * (dd / (ab2 * l2)), scale_signs);
-  const Float4 f2 = lower * (1.f / lower_length);
-  const Float4 q_f = IKPOSE_SHUF2(Cross(f2, f1), Dot3(f2, f1), 0, 1, 2, 4);
-  const Float4 q_e = IKPOSE_SHUF2(Cross(f2, e), Dot3(f2, e), 0, 1, 2, 4);
+  const Float4 f2 = m.lower * (1.f / m.lower_length);
+  const Float4 q_f = CrossAndDot(f2, f1);
+  const Float4 q_e = CrossAndDot(f2, e);
   if (!(q_f[3] * cos_beta + q_e[3] * sigma > -0.99f)) return SolveAnyPlane(job, output);
   const Float4 knee_turned = (qk + QuatMul(q_f, qk) * cos_beta) + QuatMul(q_e, qk) * sigma;
 
