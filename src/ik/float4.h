@@ -88,6 +88,11 @@ inline constexpr int kSignBit = int(0x80000000u);
 IKPOSE_F4 Float4 FlipSigns(Float4 v, Int4 signs) {
   return std::bit_cast<Float4>(std::bit_cast<Int4>(v) ^ signs);
 }
+// |v| in every lane (the sign bits cleared).
+IKPOSE_F4 Float4 Abs(Float4 v) {
+  return std::bit_cast<Float4>(std::bit_cast<Int4>(v) &
+                               Int4{~kSignBit, ~kSignBit, ~kSignBit, ~kSignBit});
+}
 IKPOSE_F4 Float4 Conjugate(Float4 q) {
   return FlipSigns(q, Int4{kSignBit, kSignBit, kSignBit, 0});
 }

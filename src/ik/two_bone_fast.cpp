@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -30,6 +31,14 @@ IKPOSE_KERNEL Float4 QuatMulByLate(Float4 p, Float4 q) {
   const Float4 cz = IKPOSE_SHUF(p, 1, 0, 3, 2) * Float4{1.f, -1.f, 1.f, -1.f};
   return IKPOSE_SHUF(q, 3, 3, 3, 3) * p + IKPOSE_SHUF(q, 0, 0, 0, 0) * cx +
          IKPOSE_SHUF(q, 1, 1, 1, 1) * cy + IKPOSE_SHUF(q, 2, 2, 2, 2) * cz;
+}
+// p * (v, 0) for a 3-vector v known late (QuatMulByLate without the product's w term).
+IKPOSE_KERNEL Float4 QuatMulByLateVector(Float4 p, Float4 v) {
+  const Float4 cx = IKPOSE_SHUF(p, 3, 2, 1, 0) * Float4{1.f, 1.f, -1.f, -1.f};
+  const Float4 cy = IKPOSE_SHUF(p, 2, 3, 0, 1) * Float4{-1.f, 1.f, 1.f, -1.f};
+  const Float4 cz = IKPOSE_SHUF(p, 1, 0, 3, 2) * Float4{1.f, -1.f, 1.f, -1.f};
+  return IKPOSE_SHUF(v, 0, 0, 0, 0) * cx + IKPOSE_SHUF(v, 1, 1, 1, 1) * cy +
+         IKPOSE_SHUF(v, 2, 2, 2, 2) * cz;
 }
 // Every lane of a comparison's result true.
 IKPOSE_KERNEL bool AllLanes(Int4 mask) {
@@ -89,28 +98,6 @@ IKPOSE_KERNEL Turn4 MinimalTurn(Float4 f, Float4 t, Float4 t_length = Splat(1.f)
   return PerpendicularOfUnit(at * (1.f / std::sqrt(dd)));
 }
 
-// The rows of n R, for the rotation R a quaternion q of squared length n stands for: n R =
-// (w^2 - |u|^2) I + 2 (w [u]x + u u^T), row i = e_i (w^2 - |u|^2) + 2 (u_i u + w (e_i x u)).
-// No division: the caller scales by 1 / n what it turns.
-IKPOSE_KERNEL void RotationRows(Float4 q, Float4* row0, Float4* row1, Float4* row2) {
-  const Float4 u = VectorPart(q);
-  const Float4 two_u = u + u;
-  const Float4 w = IKPOSE_SHUF(q, 3, 3, 3, 3);
-  const Float4 two_w = w + w;
-  const Float4 diag = w * w - Dot3(u, u);
-  // e0 x u = (0, -z, y), e1 x u = (z, 0, -x), e2 x u = (-y, x, 0); u's fourth lane is 0.
-  const Float4 x0 = IKPOSE_SHUF(u, 3, 2, 1, 3) * Float4{0.f, -1.f, 1.f, 0.f};
-  const Float4 x1 = IKPOSE_SHUF(u, 2, 3, 0, 3) * Float4{1.f, 0.f, -1.f, 0.f};
-  const Float4 x2 = IKPOSE_SHUF(u, 1, 0, 3, 3) * Float4{-1.f, 1.f, 0.f, 0.f};
-  *row0 = two_u * IKPOSE_SHUF(u, 0, 0, 0, 0) + two_w * x0 + diag * Float4{1.f, 0.f, 0.f, 0.f};
-  *row1 = two_u * IKPOSE_SHUF(u, 1, 1, 1, 1) + two_w * x1 + diag * Float4{0.f, 1.f, 0.f, 0.f};
-  *row2 = two_u * IKPOSE_SHUF(u, 2, 2, 2, 2) + two_w * x2 + diag * Float4{0.f, 0.f, 1.f, 0.f};
-}
-// R^T v for R given by its rows.
-IKPOSE_KERNEL Float4 TransposeTimes(Float4 row0, Float4 row1, Float4 row2, Float4 v) {
-  return row0 * IKPOSE_SHUF(v, 0, 0, 0, 0) + row1 * IKPOSE_SHUF(v, 1, 1, 1, 1) +
-         row2 * IKPOSE_SHUF(v, 2, 2, 2, 2);
-}
 // 1 / sqrt(x) in every lane, to about float precision: the hardware's estimate (12 bits) and
 // one Newton step, a shorter wait than a square root and a division.
 IKPOSE_KERNEL Float4 InvSqrt(Float4 x) {
@@ -187,14 +174,18 @@ IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
   // Cramer's rule as in ParentInverse: r0 = c1 x c2, r1 = c2 x c0, r2 = c0 x c1.
   const Float4 col0 = Load4(&pm[0][0]), col1 = Load4(&pm[1][0]), col2 = Load4(&pm[2][0]);
   const Float4 col3 = Load4(&pm[3][0]);
-  const Float4 c0 = VectorPart(col0), c1 = VectorPart(col1), c2 = VectorPart(col2);
+  // The linear columns keep their fourth lanes (the parent's fourth row, 0 when affine): their
+  // crosses have 0 there whatever the row holds, and their squared lengths below include it (a
+  // NaN or an infinity there fails that check).
+  const Float4 c0 = col0, c1 = col1, c2 = col2;
   const Float4 translation = VectorPart(col3);
   const Float4 r0 = Cross(c1, c2), r1 = Cross(c2, c0), r2 = Cross(c0, c1);
   const float det = Dot3(c0, r0)[0];
   // The caller checked that the hip scale's magnitudes agree, so one nonzero is enough.
   const Float4 sh = LoadVec3(&job.hip_ls.scale.x);
-  const Float4 knee_offset = sh * LoadVec3(&job.knee_ls.translation.x);
-  const Float4 foot_offset = LoadVec3(&job.knee_ls.scale.x) * LoadVec3(&job.foot_ls.translation.x);
+  // One cleared fourth lane is enough for a product (the other's is the next float of the job).
+  const Float4 knee_offset = sh * Load4(&job.knee_ls.translation.x);
+  const Float4 foot_offset = LoadVec3(&job.knee_ls.scale.x) * Load4(&job.foot_ls.translation.x);
   // The general path's checks on the squared lengths, four to a vector: the rotations within 2%
   // of unit, the bones and the hip scale well scaled, the parent's columns neither degenerate
   // (|det|^2 > 1e-12 |c0|^2 |c1|^2 |c2|^2) nor huge.
@@ -209,15 +200,27 @@ IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
   const Float4 checks = Float4{lower2, hip_scale, size2, det * det};
   // The job's 49 floats (hip_parent_ms to target_ms) finite, as the general path asks: a
   // NaN or an infinity fails one of the checks below, or makes dd below NaN or infinite, in
-  // every float but the parent's fourth row and the foot's scale, which the solve does not
+  // every float but the translation's fourth and the foot's scale, which the solve does not
   // read. Those are tested here, times 0 (a sum too large for a float only sends the job to
   // the general path). The foot's scale is read with the float after it, the target's x.
-  const Float4 finite = (col0 + col1 + col2 + col3 + Load4(&job.foot_ls.scale.x)) * 0.f;
-  const Int4 ok = (finite == 0.f) & (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
+  const Float4 finite = (col3 + Load4(&job.foot_ls.scale.x)) * 0.f;
+  // RunFast's case: soften and weight exactly 1 (one bit pattern each), no limits, the foot
+  // following, and the hip scale's magnitudes within kFastScaleTolerance of |s_x|.
+  static_assert(offsetof(TwoBoneOptions, weight) == offsetof(TwoBoneOptions, soften) + 4);
+  std::uint64_t soften_weight;
+  std::memcpy(&soften_weight, &job.options.soften, sizeof soften_weight);
+  const bool seed_options =
+      (soften_weight == 0x3f8000003f800000ull) &
+      ((std::uint8_t(job.end_rotation) | std::uint8_t(job.options.use_limits)) == 0);
+  const Float4 abs_sh = Abs(sh);
+  const Float4 abs_x = IKPOSE_SHUF(abs_sh, 0, 0, 0, 3);
+  const Int4 ok = (finite == 0.f) & (Abs(abs_sh - abs_x) <= abs_x * kFastScaleTolerance) &
+                  (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
                   (norms < Float4{1.02f, 1.02f, 1.02f, 1e12f}) &
                   (checks > Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}) &
                   (checks < Float4{1e12f, 1e3f, 1e36f, kInf});
-  if (!AllLanes(ok) || (use_pole && !AllFinite(&job.options.pole_ms.x, 3))) return false;
+  if (!AllLanes(ok) || !seed_options || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)))
+    return false;
   *ch = CheckedChain{qh,  qk, c0,          c1,          c2,    translation, r0,        r1,       r2,
                      det, sh, knee_offset, foot_offset, norms, lower2,      hip_scale, target_ms};
   return true;
@@ -398,7 +401,8 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
   if (too_far | too_close) {
     const Float4 foot_ms = Transform(c0, c1, c2, translation, foot_ps);
     StoreVec3(foot_ms, &out.foot_ms);
-    out.residual_ms = std::sqrt(Dot3(foot_ms - target_ms, foot_ms - target_ms)[0]);
+    const Float4 miss = VectorPart(foot_ms - target_ms);  // the parent's fourth row dropped
+    out.residual_ms = std::sqrt(Dot3(miss, miss)[0]);
   } else {
     out.foot_ms = job.target_ms;  // c' = t
     out.residual_ms = 0.f;
@@ -424,29 +428,34 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
 //   of cosines cos beta = (d^2 - l1^2 - l2^2) / (2 l1 l2), and sin beta e = sigma d^2 (n x ab) /
 //   (l1^2 l2) (the knee's distance from the line is sigma |u|). The knee's turn from its lower
 //   bone f2 to that, (f2 x w, 1 + f2 . w), is linear in cos beta and sigma too.
+// On this path at and ab go between h and parent space as quaternion turns (two crosses each):
+// fewer instructions than the rotation's matrix, which a solve pays for more than for the few
+// cycles' longer wait (README, "The solver").
 // Checked against the general path as the whole fast path is (TwoBoneJobFastPath.*).
-IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
-  if (job.options.use_pole) return SolveAnyPlane(job, output);
+// kOrGeneral: what it does not cover goes to the general path (Run's entry) instead of false.
+template <bool kOrGeneral>
+IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
+  const auto decline = [&] { return kOrGeneral && RunGeneralNoReport(job, output); };
+  const auto any_plane = [&] { return SolveAnyPlane(job, output) || decline(); };
+  if (job.options.use_pole) return any_plane();
   CheckedChain ch;
-  if (!LoadChecked(job, &ch)) return false;
+  if (!LoadChecked(job, &ch)) return decline();
   const Float4 &qh = ch.qh, &qk = ch.qk, &ab = ch.knee_offset;  // ab as seen in h
   const MeasuredChain m = MeasureInParent(job, ch);
-  if (!m.valid) return false;
+  if (!m.valid) return decline();
   const Float4 &a_ps = m.a_ps, &at = m.at;
   const float ab2 = ch.norms[3], l1 = m.l1, l2 = m.l2, dd = m.dd, hi = m.hi, lo = m.lo;
   const bool too_far = m.too_far, too_close = m.too_close;
-  const Float4 inv_nh = IKPOSE_SHUF(m.two_over_n, 0, 0, 0, 0) * 0.5f;
-  Float4 row0, row1, row2;  // of |qh|^2 R, parent space = R h
-  RotationRows(qh, &row0, &row1, &row2);
   const bool reachable = !too_far & !too_close;
-  const Float4 at_h = TransposeTimes(row0, row1, row2, at) * inv_nh;
+  const Float4 hip_k = IKPOSE_SHUF(m.two_over_n, 0, 0, 0, 0);  // 2 / |qh|^2
+  const Float4 at_h = RotateScaled4(Conjugate(qh), hip_k, at);
   const float ab_at = Dot3(ab, at_h)[0];
   const Float4 n_h = Cross(ab, at_h);  // the plane's normal, |ab| d sin(ab, at) long
   const float n2 = Dot3(n_h, n_h)[0];
   const float u2 = dd * n2;  // |u|^2
   const float on_axis = kOnAxis * hi * dd;
-  if (!(u2 > on_axis * on_axis)) return SolveAnyPlane(job, output);
-  if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
+  if (!(u2 > on_axis * on_axis)) return any_plane();
+  if (!(u2 > 1e-30f && u2 < 1e36f)) return decline();
 
   // alpha and sigma (the general path's circle, as in SolveAnyPlane).
   const float inv_d = 1.f / std::sqrt(dd);
@@ -456,8 +465,8 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
 
   // The hip: turn = (n (alpha - sigma ab.at), |ab|^2 + alpha ab.at + sigma |n|^2).
   const float turn1_w = ab2 + alpha * ab_at + sigma * n2;
-  if (!(turn1_w > 0.01f * ab2)) return SolveAnyPlane(job, output);
-  const Float4 hip_n = QuatMulByLate(qh, n_h);  // hip * (n, 0)
+  if (!(turn1_w > 0.01f * ab2)) return any_plane();
+  const Float4 hip_n = QuatMulByLateVector(qh, n_h);  // hip * (n, 0)
   const Float4 h0 = hip_n * alpha + qh * (ab2 + alpha * ab_at);
   const Float4 h1 = qh * n2 - hip_n * ab_at;
   const Float4 hip_turned = h0 + h1 * sigma;
@@ -474,7 +483,7 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   const Float4 f2 = m.lower * (1.f / m.lower_length);
   const Float4 q_f = CrossAndDot(f2, f1);
   const Float4 q_e = CrossAndDot(f2, e);
-  if (!(q_f[3] * cos_beta + q_e[3] * sigma > -0.99f)) return SolveAnyPlane(job, output);
+  if (!(q_f[3] * cos_beta + q_e[3] * sigma > -0.99f)) return any_plane();
   const Float4 knee_turned = (qk + QuatMul(q_f, qk) * cos_beta) + QuatMul(q_e, qk) * sigma;
 
   TwoBoneOutput& out = *output;
@@ -482,15 +491,17 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   StoreQuat(knee_turned * InvSqrt(SumLanes(knee_turned * knee_turned)), &out.knee_rotation_ls);
   out.foot_rotation_ls = job.foot_ls.rotation;
   out.reach = too_far ? Reach::kTooFar : (too_close ? Reach::kTooClose : Reach::kReachable);
-  // b' = a + at (alpha - sigma ab.at) + R ab (sigma d^2) in parent space.
-  const Float4 ab_ps = DotEach(ab, row0, row1, row2) * inv_nh;
-  const Float4 knee_ps = a_ps + at * (alpha - sigma * ab_at) + ab_ps * (sigma * dd);
+  // b' - a = at (alpha - sigma ab.at) + ab (sigma d^2) in h, where the hip's turn took it (the
+  // two terms nearly cancel for a knee near the hip-target line), turned into parent space.
+  const Float4 knee_h = at_h * (alpha - sigma * ab_at) + ab * (sigma * dd);
+  const Float4 knee_ps = a_ps + RotateScaled4(qh, hip_k, knee_h);
   StoreVec3(Transform(ch.c0, ch.c1, ch.c2, ch.translation, knee_ps), &out.knee_ms);
   if (!reachable) {
     const Float4 foot_ps = a_ps + at * ((too_far ? hi : lo) * inv_d);
     const Float4 foot_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, foot_ps);
     StoreVec3(foot_ms, &out.foot_ms);
-    out.residual_ms = std::sqrt(Dot3(foot_ms - ch.target_ms, foot_ms - ch.target_ms)[0]);
+    const Float4 miss = VectorPart(foot_ms - ch.target_ms);  // the parent's fourth row dropped
+    out.residual_ms = std::sqrt(Dot3(miss, miss)[0]);
   } else {
     out.foot_ms = job.target_ms;  // c' = t
     out.residual_ms = 0.f;
@@ -498,5 +509,12 @@ IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* outpu
   out.limit_clamped = false;
   out.softened = false;
   return true;
+}
+
+IKPOSE_JOB_CLONES bool SolveSeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
+  return SeedCase<false>(job, output);
+}
+IKPOSE_JOB_CLONES bool SolveSeedCaseOrGeneral(const TwoBoneJob& job, TwoBoneOutput* output) {
+  return SeedCase<true>(job, output);
 }
 }  // namespace ikpose::ik::detail

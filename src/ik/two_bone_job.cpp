@@ -300,9 +300,14 @@ InputError TwoBoneJob::Validate() const {
 }
 
 bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report, ReportDetail level) const {
-  // The seed's case without a report: the same pose in fewer dependent steps.
-  if (report == nullptr && detail::RunFast(*this, output)) return true;
+  // Without a report: the seed's case in fewer dependent steps, which hands anything else to
+  // the general path (detail::RunGeneralNoReport).
+  if (report == nullptr) return detail::SolveSeedCaseOrGeneral(*this, output);
   return RunGeneral(*this, output, report, level);
+}
+
+bool detail::RunGeneralNoReport(const TwoBoneJob& job, TwoBoneOutput* output) {
+  return RunGeneral(job, output, nullptr, ReportDetail::kFull);
 }
 
 }  // namespace ikpose::ik

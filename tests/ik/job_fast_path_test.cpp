@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -222,6 +224,55 @@ TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
   job.target_ms = glm::vec3(0.f, 1.2f, 0.f);
   run_both(job);
   EXPECT_TRUE(detail::RunFast(job, &out));
+}
+
+// The seed's options are tested inside the solve, with its other inputs: any other option, or a
+// hip scale uneven past a few roundings, is declined, and Run without a report (which goes
+// through the same solve) gives the reporting path's pose for it.
+TEST(TwoBoneJobFastPath, DeclinesEveryOptionOutsideTheSeedsAndRunGivesTheGeneralPathsPose) {
+  testing::ChainGenerator gen(83u);
+  TwoBoneJob base = RandomJob(gen);
+  base.hip_ls.scale = glm::vec3(1.f);
+  ASSERT_TRUE(TakesTheFastPath(base));
+  std::vector<std::pair<const char*, TwoBoneJob>> cases;
+  const auto with = [&](const char* name, auto change) {
+    TwoBoneJob job = base;
+    change(job);
+    cases.emplace_back(name, job);
+  };
+  with("soften", [](TwoBoneJob& j) { j.options.soften = 0.9f; });
+  with("weight", [](TwoBoneJob& j) { j.options.weight = 0.5f; });
+  with("limits", [](TwoBoneJob& j) {
+    j.options.use_limits = true;
+    j.options.limits = HingeLimits{10.f, 60.f};
+  });
+  with("keep the foot's model rotation",
+       [](TwoBoneJob& j) { j.end_rotation = EndRotation::kKeepModel; });
+  with("set the foot's model rotation", [](TwoBoneJob& j) {
+    j.end_rotation = EndRotation::kTarget;
+    j.target_rotation_ms = glm::angleAxis(0.7f, glm::vec3(0.f, 0.f, 1.f));
+  });
+  with("hip scale uneven in y",
+       [](TwoBoneJob& j) { j.hip_ls.scale = glm::vec3(1.f, 1.001f, 1.f); });
+  with("hip scale uneven in z",
+       [](TwoBoneJob& j) { j.hip_ls.scale = glm::vec3(1.f, 1.f, 0.999f); });
+  for (const auto& [name, job] : cases) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(TakesTheFastPath(job));
+    TwoBoneOutput fast, full;
+    TwoBoneReport report;
+    ASSERT_TRUE(job.Run(&fast));
+    ASSERT_TRUE(job.Run(&full, &report));
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(fast.hip_rotation_ls[k], full.hip_rotation_ls[k]);
+      EXPECT_EQ(fast.knee_rotation_ls[k], full.knee_rotation_ls[k]);
+      EXPECT_EQ(fast.foot_rotation_ls[k], full.foot_rotation_ls[k]);
+    }
+    EXPECT_EQ(fast.knee_ms, full.knee_ms);
+    EXPECT_EQ(fast.foot_ms, full.foot_ms);
+    EXPECT_EQ(fast.limit_clamped, full.limit_clamped);
+    EXPECT_EQ(fast.softened, full.softened);
+  }
 }
 
 TEST(TwoBoneJobFastPath, HalfTurnsOfBothBones) {
