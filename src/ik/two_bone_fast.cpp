@@ -495,16 +495,22 @@ IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
   // two terms nearly cancel for a knee near the hip-target line), turned into parent space.
   const Float4 knee_h = at_h * (alpha - sigma * ab_at) + ab * (sigma * dd);
   const Float4 knee_ps = a_ps + RotateScaled4(qh, hip_k, knee_h);
-  StoreVec3(Transform(ch.c0, ch.c1, ch.c2, ch.translation, knee_ps), &out.knee_ms);
+  // knee_ms, then foot_ms with residual_ms, as two 16-byte stores, the second over the first's
+  // fourth float (GCC stores three floats of a register through the stack, and the solve waits).
+  static_assert(offsetof(TwoBoneOutput, foot_ms) == offsetof(TwoBoneOutput, knee_ms) + 12);
+  static_assert(offsetof(TwoBoneOutput, residual_ms) == offsetof(TwoBoneOutput, foot_ms) + 12);
+  char* const bytes = reinterpret_cast<char*>(output);
+  const Float4 knee_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, knee_ps);
+  std::memcpy(bytes + offsetof(TwoBoneOutput, knee_ms), &knee_ms, sizeof knee_ms);
   if (!reachable) {
     const Float4 foot_ps = a_ps + at * ((too_far ? hi : lo) * inv_d);
     const Float4 foot_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, foot_ps);
-    StoreVec3(foot_ms, &out.foot_ms);
     const Float4 miss = VectorPart(foot_ms - ch.target_ms);  // the parent's fourth row dropped
+    StoreVec3(foot_ms, &out.foot_ms);
     out.residual_ms = std::sqrt(Dot3(miss, miss)[0]);
   } else {
-    out.foot_ms = job.target_ms;  // c' = t
-    out.residual_ms = 0.f;
+    // c' = t, and 0 in the cleared fourth lane for residual_ms
+    std::memcpy(bytes + offsetof(TwoBoneOutput, foot_ms), &ch.target_ms, sizeof ch.target_ms);
   }
   out.limit_clamped = false;
   out.softened = false;
