@@ -273,10 +273,10 @@ IKPOSE_KERNEL Float4 CrossAndDot(Float4 f, Float4 t) {
   return IKPOSE_SHUF2(Cross(f, t), Dot3(f, t), 0, 1, 2, 4);
 }
 
-IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& job,
-                                                              TwoBoneOutput* output) {
+template <bool kOrGeneral>
+IKPOSE_KERNEL bool AnyPlane(const TwoBoneJob& job, TwoBoneOutput* output) {
   CheckedChain ch;
-  if (!LoadChecked(job, &ch)) return false;
+  if (!LoadChecked(job, &ch)) return kOrGeneral && RunGeneralNoReport(job, output);
   const Float4 &qh = ch.qh, &qk = ch.qk, &c0 = ch.c0, &c1 = ch.c1, &c2 = ch.c2;
   const Float4 &translation = ch.translation, &r0 = ch.r0, &r1 = ch.r1, &r2 = ch.r2;
   const Float4 &sh = ch.sh, &knee_offset = ch.knee_offset;
@@ -284,7 +284,7 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
   const float nh = norms[0], nk = norms[1];
   const bool use_pole = job.options.use_pole;
   const MeasuredChain m = MeasureInParent(job, ch);
-  if (!m.valid) return false;
+  if (!m.valid) return kOrGeneral && RunGeneralNoReport(job, output);
   const Float4 &a_ps = m.a_ps, &t_ps = m.t_ps, &at = m.at, &lower = m.lower;
   const float l1 = m.l1, l2 = m.l2, dd = m.dd, hi = m.hi, lo = m.lo;
   const bool too_far = m.too_far, too_close = m.too_close;
@@ -333,7 +333,7 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
       }
     }
     if (u2 > on_axis * on_axis) [[likely]] {
-      if (!(u2 > 1e-30f && u2 < 1e36f)) return false;
+      if (!(u2 > 1e-30f && u2 < 1e36f)) return kOrGeneral && RunGeneralNoReport(job, output);
       const float side = std::sqrt(radius2_4dd / (4.f * dd * u2));
       knee_ps = center + u * side;
       knee_h = center_h + u_h * side;
@@ -412,6 +412,18 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
   return true;
 }
 
+// Each solve comes in two entries, one returning false for what it does not cover and one
+// handing that to the general path itself: every call either makes is then its last step (a
+// jump), and neither keeps registers across a call.
+IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& job,
+                                                              TwoBoneOutput* output) {
+  return AnyPlane<false>(job, output);
+}
+IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlaneOrGeneral(const TwoBoneJob& job,
+                                                                       TwoBoneOutput* output) {
+  return AnyPlane<true>(job, output);
+}
+
 // The seed's case with the knee kept in the plane of hip, knee and target (no pole, the knee
 // off the hip-target line), both turns short of about 172 degrees: the common case, in fewer
 // dependent steps. SolveAnyPlane takes everything else RunFast admits.
@@ -436,7 +448,9 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlane(const TwoBoneJob& 
 template <bool kOrGeneral>
 IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
   const auto decline = [&] { return kOrGeneral && RunGeneralNoReport(job, output); };
-  const auto any_plane = [&] { return SolveAnyPlane(job, output) || decline(); };
+  const auto any_plane = [&] {
+    return kOrGeneral ? SolveAnyPlaneOrGeneral(job, output) : SolveAnyPlane(job, output);
+  };
   if (job.options.use_pole) return any_plane();
   CheckedChain ch;
   if (!LoadChecked(job, &ch)) return decline();
