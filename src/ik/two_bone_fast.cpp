@@ -464,6 +464,8 @@ IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
   const Float4 hip_k = IKPOSE_SHUF(m.two_over_n, 0, 0, 0, 0);  // 2 / |qh|^2
   const Float4 at_h = RotateScaled4(Conjugate(qh), hip_k, at);
   const float ab_at = Dot3(ab, at_h)[0];
+  // The knee's side u in h, turned into parent space while sigma is found.
+  const Float4 u_ps = RotateScaled4(qh, hip_k, ab * dd - at_h * ab_at);
   const Float4 n_h = Cross(ab, at_h);  // the plane's normal, |ab| d sin(ab, at) long
   const float n2 = Dot3(n_h, n_h)[0];
   const float u2 = dd * n2;  // |u|^2
@@ -505,10 +507,9 @@ IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
   StoreQuat(knee_turned * InvSqrt(SumLanes(knee_turned * knee_turned)), &out.knee_rotation_ls);
   out.foot_rotation_ls = job.foot_ls.rotation;
   out.reach = too_far ? Reach::kTooFar : (too_close ? Reach::kTooClose : Reach::kReachable);
-  // b' - a = at (alpha - sigma ab.at) + ab (sigma d^2) in h, where the hip's turn took it (the
-  // two terms nearly cancel for a knee near the hip-target line), turned into parent space.
-  const Float4 knee_h = at_h * (alpha - sigma * ab_at) + ab * (sigma * dd);
-  const Float4 knee_ps = a_ps + RotateScaled4(qh, hip_k, knee_h);
+  // b' = a + at alpha + u sigma, with u as the hip's turn took it (in h: its parts along at and
+  // ab nearly cancel for a knee near the hip-target line, so they are not split apart here).
+  const Float4 knee_ps = a_ps + at * alpha + u_ps * sigma;
   // knee_ms, then foot_ms with residual_ms, as two 16-byte stores, the second over the first's
   // fourth float (GCC stores three floats of a register through the stack, and the solve waits).
   static_assert(offsetof(TwoBoneOutput, foot_ms) == offsetof(TwoBoneOutput, knee_ms) + 12);
