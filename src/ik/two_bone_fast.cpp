@@ -440,7 +440,8 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlaneOrGeneral(const Two
 //   of cosines cos beta = (d^2 - l1^2 - l2^2) / (2 l1 l2), and sin beta e = sigma d^2 (n x ab) /
 //   (l1^2 l2) (the knee's distance from the line is sigma |u|). The knee's turn from its lower
 //   bone f2 to that, (f2 x w, 1 + f2 . w), is linear in cos beta and sigma too.
-// On this path at and ab go between h and parent space as quaternion turns (two crosses each):
+// - Straight and folded chains (sigma = 0, cos beta = 1 or -1) take a branch of their own.
+// On this path at and u go between h and parent space as quaternion turns (two crosses each):
 // fewer instructions than the rotation's matrix, which a solve pays for more than for the few
 // cycles' longer wait (README, "The solver").
 // Checked against the general path as the whole fast path is (TwoBoneJobFastPath.*).
