@@ -302,7 +302,7 @@ InputError TwoBoneJob::Validate() const {
 bool TwoBoneJob::Run(TwoBoneOutput* output, TwoBoneReport* report, ReportDetail level) const {
   // Without a report: the seed's case in fewer dependent steps, which hands anything else to
   // the general path (detail::RunGeneralNoReport).
-  if (report == nullptr) return detail::SolveSeedCaseOrGeneral(*this, output);
+  if (report == nullptr) return detail::RunFastOrGeneral(*this, output);
   return RunGeneral(*this, output, report, level);
 }
 
