@@ -202,9 +202,8 @@ struct BatchKernel : Ops {
     const M on_axis = NotGt(u2, Mul(limit, limit));
     V3 side = Mul(u, InvSqrt(u2));
     const F inv_d = Inv(d);
-    const V3 dir = Mul(at, inv_d);
     if (Any(on_axis)) [[unlikely]] {
-      side = Sel(on_axis, Perpendicular(dir), side);
+      side = Sel(on_axis, Perpendicular(Mul(at, inv_d)), side);
     }
     // The knee as base + at kappa + side rho, every case in the same multiply-adds. Reachable:
     // the circle's center, from the end of the shorter bone, plus the side times the radius.
@@ -214,7 +213,8 @@ struct BatchKernel : Ops {
     const F kappa = Sel(clamped, Mul(knee_along, inv_d), Negate(lower_shorter, k));
     const V3 base = Sel(AndNot(clamped, lower_shorter), t, a);
     V3 knee = MulAdd(side, ZeroWhere(clamped, radius), MulAdd(at, kappa, base));
-    V3 foot = Sel(clamped, MulAdd(dir, Sel(too_far, hi, lo), a), t);
+    // The clamped foot's place along at as one factor: no unit direction is needed.
+    V3 foot = Sel(clamped, MulAdd(at, Mul(Sel(too_far, hi, lo), inv_d), a), t);
 
     // ValidatePositions' tests; NaN anywhere fails them.
     const F small = Mul(Set(1e-6f), hi);
@@ -237,7 +237,8 @@ struct BatchKernel : Ops {
   IKPOSE_BATCH_FN void TurnsStep(const Solved& s, const ChainBatchOutput& out, std::size_t i) {
     const Turn h = Between(s.ab, s.ab2, Sub(s.knee, s.a));
     const F s1 = InvSqrt(h.norm2);
-    const V3 lower_turned = RotateScaled(h.w, h.v, Mul(Set(2.f), Mul(s1, s1)), s.bc);
+    // 2 / |h|^2 from its own reciprocal, beside s1 rather than after it: a shorter wait.
+    const V3 lower_turned = RotateScaled(h.w, h.v, Inv(Mul(Set(0.5f), h.norm2)), s.bc);
     const Turn k = Between(lower_turned, s.bc2, Sub(s.foot, s.knee));
     const F s2 = InvSqrt(k.norm2);
     F q1w = Mul(h.w, s1), q2w = Mul(k.w, s2);
