@@ -215,6 +215,7 @@ IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
   static_assert(offsetof(TwoBoneOptions, weight) == offsetof(TwoBoneOptions, soften) + 4);
   std::uint64_t soften_weight;
   std::memcpy(&soften_weight, &job.options.soften, sizeof soften_weight);
+  static_assert(std::uint8_t(EndRotation::kFollow) == 0);
   const bool seed_options =
       (soften_weight == 0x3f8000003f800000ull) &
       ((std::uint8_t(job.end_rotation) | std::uint8_t(job.options.use_limits)) == 0);
@@ -274,6 +275,15 @@ IKPOSE_KERNEL MeasuredChain MeasureInParent(const TwoBoneJob& job, const Checked
           radius2_4dd, valid};
 }
 
+// A straight or folded limb's foot, which misses the target: its place in model space and its
+// distance from the target.
+IKPOSE_KERNEL void StoreMissedFoot(const CheckedChain& ch, Float4 foot_ps, TwoBoneOutput* out) {
+  const Float4 foot_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, foot_ps);
+  StoreVec3(foot_ms, &out->foot_ms);
+  const Float4 miss = VectorPart(foot_ms - ch.target_ms);  // the parent's fourth row dropped
+  out->residual_ms = std::sqrt(Dot3(miss, miss)[0]);
+}
+
 // (f x t, f . t): the parts of the minimal turn's common form, (f x t, 1 + f . t) for unit f, t.
 IKPOSE_KERNEL Float4 CrossAndDot(Float4 f, Float4 t) {
   return IKPOSE_SHUF2(Cross(f, t), Dot3(f, t), 0, 1, 2, 4);
@@ -287,7 +297,7 @@ IKPOSE_KERNEL bool AnyPlane(const TwoBoneJob& job, TwoBoneOutput* output) {
   const Float4 &qh = ch.qh, &qk = ch.qk, &c0 = ch.c0, &c1 = ch.c1, &c2 = ch.c2;
   const Float4 &translation = ch.translation, &r0 = ch.r0, &r1 = ch.r1, &r2 = ch.r2;
   const Float4 &sh = ch.sh, &knee_offset = ch.knee_offset;
-  const Float4 &norms = ch.norms, &target_ms = ch.target_ms;
+  const Float4& norms = ch.norms;
   const float nh = norms[0], nk = norms[1];
   const bool use_pole = job.options.use_pole;
   const MeasuredChain m = MeasureInParent(job, ch);
@@ -406,10 +416,7 @@ IKPOSE_KERNEL bool AnyPlane(const TwoBoneJob& job, TwoBoneOutput* output) {
   out.reach = too_far ? Reach::kTooFar : (too_close ? Reach::kTooClose : Reach::kReachable);
   StoreVec3(Transform(c0, c1, c2, translation, knee_ps), &out.knee_ms);
   if (too_far | too_close) {
-    const Float4 foot_ms = Transform(c0, c1, c2, translation, foot_ps);
-    StoreVec3(foot_ms, &out.foot_ms);
-    const Float4 miss = VectorPart(foot_ms - target_ms);  // the parent's fourth row dropped
-    out.residual_ms = std::sqrt(Dot3(miss, miss)[0]);
+    StoreMissedFoot(ch, foot_ps, &out);
   } else {
     out.foot_ms = job.target_ms;  // c' = t
     out.residual_ms = 0.f;
@@ -521,11 +528,7 @@ IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
     out.reach = m.too_far ? Reach::kTooFar : Reach::kTooClose;
     const Float4 knee_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, a_ps + at * alpha);
     std::memcpy(bytes + offsetof(TwoBoneOutput, knee_ms), &knee_ms, sizeof knee_ms);
-    const Float4 foot_ps = a_ps + at * ((m.too_far ? m.hi : m.lo) * inv_d);
-    const Float4 foot_ms = Transform(ch.c0, ch.c1, ch.c2, ch.translation, foot_ps);
-    const Float4 miss = VectorPart(foot_ms - ch.target_ms);  // the parent's fourth row dropped
-    StoreVec3(foot_ms, &out.foot_ms);
-    out.residual_ms = std::sqrt(Dot3(miss, miss)[0]);
+    StoreMissedFoot(ch, a_ps + at * ((m.too_far ? m.hi : m.lo) * inv_d), &out);
     return true;
   }
 
