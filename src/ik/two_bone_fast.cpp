@@ -4,7 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
@@ -192,18 +191,22 @@ IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
   // One cleared fourth lane is enough for a product (the other's is the next float of the job).
   const Float4 knee_offset = sh * Load4(&job.knee_ls.translation.x);
   const Float4 foot_offset = LoadVec3(&job.knee_ls.scale.x) * Load4(&job.foot_ls.translation.x);
-  // The general path's checks on the squared lengths, four to a vector: the rotations within 2%
-  // of unit, the bones and the hip scale well scaled, the parent's columns neither degenerate
-  // (|det|^2 > 1e-12 |c0|^2 |c1|^2 |c2|^2) nor huge.
+  // The general path's checks on squared lengths, four to a vector: the rotations within 2% of
+  // unit, the bones and the hip scale well scaled. The parent's columns are checked on their
+  // sum of squares F = |c0|^2 + |c1|^2 + |c2|^2 rather than on the product of the three
+  // (fewer steps): F^3 / 27 >= |c0|^2 |c1|^2 |c2|^2, so a bounded F and
+  // |det|^2 > 1e-11 F^3 / 27 pass the general path's test (Invertible: |det|^2 > 1e-12 times
+  // that product, not zero, not huge) with a margin for det's rounding, and fail only parents
+  // far more sheared or unevenly scaled than a rig's.
   const Float4 norms = SumEach(qh * qh, qk * qk, qf * qf, knee_offset * knee_offset);
-  const Float4 sizes = SumEach(c0 * c0, c1 * c1, c2 * c2, foot_offset * foot_offset);
-  const float lower2 = sizes[3];
-  const float size2 = sizes[0] * sizes[1] * sizes[2];
+  const Float4 columns = c0 * c0 + c1 * c1 + c2 * c2, lower_sq = foot_offset * foot_offset;
+  Float4 sizes =
+      IKPOSE_SHUF2(columns, lower_sq, 0, 4, 1, 5) + IKPOSE_SHUF2(columns, lower_sq, 2, 6, 3, 7);
+  sizes += IKPOSE_SHUF(sizes, 2, 3, 0, 1);  // (F, |foot_offset|^2, F, |foot_offset|^2)
+  const float frobenius2 = sizes[0], lower2 = sizes[1];
   const float hip_scale = std::fabs(sh[0]);
   const bool use_pole = job.options.use_pole;
-  constexpr float kInf = std::numeric_limits<float>::infinity();
   const Float4 target_ms = LoadVec3(&job.target_ms.x);
-  const Float4 checks = Float4{lower2, hip_scale, size2, det * det};
   // The job's 49 floats (hip_parent_ms to target_ms) finite, as the general path asks: a
   // NaN or an infinity fails one of the checks below, or makes dd below NaN or infinite, in
   // every float but the translation's fourth and the foot's scale, which the solve does not
@@ -221,12 +224,16 @@ IKPOSE_KERNEL bool LoadChecked(const TwoBoneJob& job, CheckedChain* ch) {
       ((std::uint8_t(job.end_rotation) | std::uint8_t(job.options.use_limits)) == 0);
   const Float4 abs_sh = Abs(sh);
   const Float4 abs_x = IKPOSE_SHUF(abs_sh, 0, 0, 0, 3);
-  const Int4 ok = (finite == 0.f) & (Abs(abs_sh - abs_x) <= abs_x * kFastScaleTolerance) &
+  // F, the lower bone and |s_x| in range, plus `finite` (0, or NaN to fail them).
+  const Float4 checks = IKPOSE_SHUF2(sizes, abs_sh, 0, 1, 4, 3) + finite;
+  const Int4 ok = (Abs(abs_sh - abs_x) <= abs_x * kFastScaleTolerance) &
                   (norms > Float4{0.98f, 0.98f, 0.98f, 1e-12f}) &
                   (norms < Float4{1.02f, 1.02f, 1.02f, 1e12f}) &
-                  (checks > Float4{1e-12f, 1e-3f, 0.f, 1e-12f * size2}) &
-                  (checks < Float4{1e12f, 1e3f, 1e36f, kInf});
-  if (!AllLanes(ok) || !seed_options || (use_pole && !AllFinite(&job.options.pole_ms.x, 3)))
+                  (checks > Float4{1e-7f, 1e-12f, 1e-3f, 1e-12f}) &
+                  (checks < Float4{1e11f, 1e12f, 1e3f, 1e12f});
+  const bool conditioned = det * det > (1e-11f / 27.f) * (frobenius2 * frobenius2) * frobenius2;
+  if (!AllLanes(ok) || !seed_options || !conditioned ||
+      (use_pole && !AllFinite(&job.options.pole_ms.x, 3)))
     return false;
   *ch = CheckedChain{qh,  qk, c0,          c1,          c2,    translation, r0,        r1,       r2,
                      det, sh, knee_offset, foot_offset, norms, lower2,      hip_scale, target_ms};
@@ -264,7 +271,7 @@ IKPOSE_KERNEL MeasuredChain MeasureInParent(const TwoBoneJob& job, const Checked
   const float lo = std::fabs(l1 - l2);
   // ValidatePositions' tests (bones of comparable length, the target off the hip), with a
   // margin so that what the general path would reject never gets here.
-  const bool valid = (dd > 4e-12f * hi * hi) & (dd < 1e12f) & (l1 > 2e-6f * hi) & (l2 > 2e-6f * hi);
+  const bool valid = (dd > 4e-12f * hi * hi) & (dd < 1e12f) & (Min(l1, l2) > 2e-6f * hi);
   const float diff = (l1 - l2) * (l1 + l2);
   const bool lower_shorter = l2 < l1;
   const float g = lower_shorter ? dd - diff : dd + diff;
@@ -551,7 +558,8 @@ IKPOSE_KERNEL bool SeedCase(const TwoBoneJob& job, TwoBoneOutput* output) {
   const Float4 q_f = toward_f1();
   const Float4 q_e = CrossAndDot(f2, e);
   if (!(q_f[3] * cos_beta + q_e[3] * sigma > -0.99f)) return any_plane();
-  const Float4 knee_turned = (qk + QuatMul(q_f, qk) * cos_beta) + QuatMul(q_e, qk) * sigma;
+  // (1 + q_f cos beta + q_e sigma) * knee, in one product.
+  const Float4 knee_turned = QuatMul(Float4{0.f, 0.f, 0.f, 1.f} + q_f * cos_beta + q_e * sigma, qk);
 
   StoreTurns(job, hip_turned, knee_turned, output);
   out.reach = Reach::kReachable;

@@ -226,6 +226,49 @@ TEST(TwoBoneJobFastPath, HandsWhatItDoesNotCoverToTheGeneralPath) {
   EXPECT_TRUE(detail::RunFast(job, &out));
 }
 
+// Parents sheared toward singular (two columns an angle phi apart, 1e-8 to 1e-3 radians) and
+// unevenly scaled: the fast path tests their conditioning its own way, so it must decline
+// every parent the general path finds singular (leaving the output alone), and still solve many
+// of the sound ones. The target is placed through the parent, so that its place in parent space
+// stays near the limb however close the parent is to singular (else the target's distance alone
+// would send the job to the general path).
+TEST(TwoBoneJobFastPath, DeclinesEveryParentTheGeneralPathFindsSingular) {
+  testing::ChainGenerator gen(83u);
+  int singular = 0, solved_fast = 0;
+  for (int i = 0; i < 4000; ++i) {
+    SCOPED_TRACE(::testing::Message() << "chain " << i);
+    TwoBoneJob job = RandomJob(gen);
+    glm::mat4& m = job.hip_parent_ms;
+    // The limb in parent space (RandomJob's parent scales uniformly, by |c0|).
+    const Joints j = Fk(job, job.hip_ls.rotation, job.knee_ls.rotation);
+    const double limb_ps = (glm::length(j.knee - j.hip) + glm::length(j.foot - j.knee)) /
+                           double(glm::length(glm::vec3(m[0])));
+    const float phi = std::pow(10.f, gen.Uniform(-8.f, -1.f));
+    const glm::vec3 c0(m[0]), c1(m[1]);
+    const glm::vec3 toward = glm::normalize(c1 - c0 * (glm::dot(c0, c1) / glm::dot(c0, c0)));
+    m[1] = glm::vec4((c0 * std::cos(phi) + toward * glm::length(c0) * std::sin(phi)) *
+                         (glm::length(c1) / glm::length(c0)),
+                     0.f);
+    m[2] *= std::pow(10.f, gen.Uniform(-2.f, 0.f));  // an uneven scale too
+    const glm::dvec3 target_ps =
+        D(job.hip_ls.translation) + D(gen.UnitVector()) * (gen.Uniform(0.2f, 0.9f) * limb_ps);
+    job.target_ms = glm::vec3(Apply(m, target_ps));
+    const bool valid = job.Validate() == InputError::kNone;
+    TwoBoneOutput out;
+    out.residual_ms = 42.f;
+    ASSERT_EQ(job.Run(&out), valid);
+    const bool fast = TakesTheFastPath(job);
+    if (!valid) {
+      ++singular;
+      ASSERT_FALSE(fast);
+      ASSERT_EQ(out.residual_ms, 42.f);
+    }
+    solved_fast += fast ? 1 : 0;
+  }
+  EXPECT_GT(singular, 500);
+  EXPECT_GT(solved_fast, 1000);
+}
+
 // The seed's options are tested inside the solve, with its other inputs: any other option, or a
 // hip scale uneven past a few roundings, is declined, and Run without a report (which goes
 // through the same solve) gives the reporting path's pose for it.
