@@ -449,9 +449,11 @@ IKPOSE_JOB_CLONES [[gnu::noinline]] static bool SolveAnyPlaneOrGeneral(const Two
 // both of RunFast's cases write besides the joints' places.
 IKPOSE_KERNEL void StoreTurns(const TwoBoneJob& job, Float4 hip_turned, Float4 knee_turned,
                               TwoBoneOutput* out) {
+  // The foot's first: its load from the job then comes before any store to the output, which
+  // the compiler must assume may alias the job (about 1 tick a solve, paired).
+  out->foot_rotation_ls = job.foot_ls.rotation;
   StoreQuat(hip_turned * InvSqrt(SumLanes(hip_turned * hip_turned)), &out->hip_rotation_ls);
   StoreQuat(knee_turned * InvSqrt(SumLanes(knee_turned * knee_turned)), &out->knee_rotation_ls);
-  out->foot_rotation_ls = job.foot_ls.rotation;
   out->limit_clamped = false;
   out->softened = false;
 }
